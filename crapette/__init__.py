@@ -25,6 +25,10 @@ from ._rules import (
     WastePlay,
 )
 from ._state import ALL_PILES, EndReason, GameState, Outcome, Pile, PileKind, parse_pile, validate
+from ._view import PublicView, view
+from ._record import GameRecord, RecordError
+from ._game import Game
+from ._actions import NUM_ACTIONS, action_to_move, legal_action_mask, legal_actions, move_to_action
 
 __version__ = "0.1.0"
 
@@ -72,6 +76,17 @@ __all__ = [
     "new_game",
     # match
     "Match",
+    # formats
+    "Game",
+    "GameRecord",
+    "NUM_ACTIONS",
+    "PublicView",
+    "RecordError",
+    "action_to_move",
+    "legal_action_mask",
+    "legal_actions",
+    "move_to_action",
+    "view",
     # errors
     "IllegalMoveError",
     "InvalidRulesError",

@@ -7,9 +7,11 @@ pile with the previous state; it never validates and never calls attrs.evolve.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._cards import Card, check_seed, shuffled_deck
 from ._errors import IllegalMoveError
-from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
+from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._rules import Build, FirstPlayer, FoundationPlays, LoadTarget, RuleSet, TableauSources, WastePlay
 from ._state import (
     ALL_PILES,
@@ -42,6 +44,9 @@ class _Plan:
         "fill_first",
         "end_turn",
         "stack_moves",
+        "alt_targets",
+        "alt_mask",
+        "symmetric",
     )
 
     def __init__(self, rules: RuleSet, player: int) -> None:
@@ -61,6 +66,10 @@ class _Plan:
             targets.append((tid, build is Build.DOWN_ALTERNATING))
         self.tab_targets: tuple[tuple[int, bool], ...] = tuple(targets)
         self.stack_targets = tuple(tid for tid, alt in targets if alt)
+        self.alt_targets = tuple(alt for _tid, alt in targets)
+        self.alt_mask = sum(1 << i for i, alt in enumerate(self.alt_targets) if alt)
+        # The tableau index depends on the mover only when the two builds differ.
+        self.symmetric = rules.own_tableau_build is rules.opponent_tableau_build
         opponent = 1 - player
         loads = []
         if LoadTarget.RESERVE in rules.load_targets:
@@ -87,7 +96,39 @@ def _plans(rules: RuleSet) -> tuple[_Plan, _Plan]:
 
 
 _new = object.__new__
-_set = object.__setattr__
+_slot = GameState.__dict__
+(
+    _set_rules,
+    _set_piles,
+    _set_player,
+    _set_count,
+    _set_drawn,
+    _set_passes,
+    _set_exhausted,
+    _set_played,
+    _set_outcome,
+    _set_legal,
+    _set_hash,
+    _set_found,
+    _set_tabx,
+) = (
+    _slot[name].__set__
+    for name in (
+        "rules",
+        "piles",
+        "current_player",
+        "move_count",
+        "drawn",
+        "passes",
+        "exhausted",
+        "played",
+        "_outcome",
+        "_legal",
+        "_hash",
+        "_found",
+        "_tabx",
+    )
+)
 
 
 def _make(
@@ -100,20 +141,24 @@ def _make(
     exhausted: tuple[bool, bool],
     played: tuple[bool, bool],
     outcome: Outcome | None,
+    found: Any = None,
+    tabx: Any = None,
 ) -> GameState:
     # Positional construction of an already-valid state: no validation, no evolve.
     state = _new(GameState)
-    _set(state, "rules", rules)
-    _set(state, "piles", piles)
-    _set(state, "current_player", player)
-    _set(state, "move_count", count)
-    _set(state, "drawn", drawn)
-    _set(state, "passes", passes)
-    _set(state, "exhausted", exhausted)
-    _set(state, "played", played)
-    _set(state, "_outcome", outcome)
-    _set(state, "_legal", None)
-    _set(state, "_hash", None)
+    _set_rules(state, rules)
+    _set_piles(state, piles)
+    _set_player(state, player)
+    _set_count(state, count)
+    _set_drawn(state, drawn)
+    _set_passes(state, passes)
+    _set_exhausted(state, exhausted)
+    _set_played(state, played)
+    _set_outcome(state, outcome)
+    _set_legal(state, None)
+    _set_hash(state, None)
+    _set_found(state, found)
+    _set_tabx(state, tabx)
     return state
 
 
@@ -171,12 +216,12 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     """Exactly the legal moves of the player to move, in a fixed order.
 
     The order: plays to foundations (by source: reserve, waste, tableau piles
-    0-7; then by foundation), other plays (by source; then onto non-empty
-    tableau piles 0-7, the opponent's reserve, the opponent's waste, then onto
-    empty tableau piles 0-7), stack moves (by source, target, count), Draw,
-    End turn. A player with no move has exactly ``(Pass(),)``; a finished game
-    has none. With compulsory foundation plays only the moves that section 10
-    allows are listed.
+    0-7; then by foundation 0-7); other plays (by source in the same order;
+    then by target: tableau piles 0-7, the opponent's reserve, the opponent's
+    waste); stack moves (by source, then count, then target); Draw; End turn.
+    A player with no move has exactly ``(Pass(),)``; a finished game has none.
+    With compulsory foundation plays only the moves that section 10 allows are
+    listed. The tuple is computed once per state and cached on it.
 
     >>> from crapette import RuleSet, new_game
     >>> moves = legal_moves(new_game(RuleSet.casual(), seed=1))
@@ -186,8 +231,125 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     legal = state._legal
     if legal is None:
         legal = _generate(state)
-        _set(state, "_legal", legal)
+        _set_legal(state, legal)
     return legal
+
+
+def _ids(base: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(base + i for i in range(8) if mask >> i & 1) for mask in range(256))
+
+
+# _FOUNDATIONS[mask] and _TABLEAU[mask]: the pile ids of the bits set in an 8-bit
+# mask, in pile order. The indexes map a card key to such a mask, so merging
+# targets is an OR and small ints cost no memory.
+_FOUNDATIONS = _ids(0)
+_TABLEAU = _ids(8)
+_ACE_KEYS = tuple(suit * 16 + 1 for suit in range(4))
+
+
+def _foundation_index(piles: Piles) -> dict[int, int]:
+    """Suit-and-rank key -> mask of the foundations that take that card next."""
+    need: dict[int, int] = {}
+    for fid in range(8):
+        pile = piles[fid]
+        for key in (pile[-1]._suit_rank + 1,) if pile else _ACE_KEYS:
+            need[key] = need.get(key, 0) | 1 << fid
+    return need
+
+
+def _tableau_index(piles: Piles, plan: _Plan) -> tuple[dict[int, int], int]:
+    """Card key -> mask of the tableau piles that take it (for the plan's player), and the empty piles' mask."""
+    accept: dict[int, int] = {}
+    empty = 0
+    for i, alt in enumerate(plan.alt_targets):
+        pile = piles[8 + i]
+        if not pile:
+            empty |= 1 << i
+        elif alt:
+            key = pile[-1]._alt_accepts
+            accept[key] = accept.get(key, 0) | 1 << i
+        else:
+            key = pile[-1]._suit_rank
+            accept[key - 1] = accept.get(key - 1, 0) | 1 << i
+            accept[key + 1] = accept.get(key + 1, 0) | 1 << i
+    return accept, empty
+
+
+def _tableau(state: GameState, plan: _Plan) -> tuple[dict[int, int], int]:
+    """The tableau index of ``state`` for the plan's player, cached on the state.
+
+    The cache is a pair (one per player) shared by every state with the same
+    tableau, and filled on demand; with symmetric builds both entries are the same.
+    """
+    pair = state._tabx
+    if pair is None:
+        pair = [None, None]
+        _set_tabx(state, pair)
+    index = pair[plan.player]
+    if index is None:
+        index = _tableau_index(state.piles, plan)
+        pair[plan.player] = index
+        if plan.symmetric:
+            pair[1 - plan.player] = index
+    return index  # type: ignore[no-any-return]
+
+
+def _refound(need: dict[int, int], fid: int, below: tuple[Card, ...], card: Card) -> dict[int, int]:
+    """The foundation index after ``card`` is played onto foundation ``fid`` (which held ``below``)."""
+    need = need.copy()
+    bit = 1 << fid
+    for key in (below[-1]._suit_rank + 1,) if below else _ACE_KEYS:
+        need[key] &= ~bit
+    key = card._suit_rank + 1
+    need[key] = need.get(key, 0) | bit
+    return need
+
+
+def _retableau(
+    index: tuple[dict[int, int], int], plan: _Plan, old: Piles, new: Piles, tids: tuple[int, ...]
+) -> tuple[dict[int, int], int]:
+    """The tableau index after the tableau piles ``tids`` changed from ``old`` to ``new``.
+
+    Entries may drop to a zero mask; lookups treat zero as absent.
+    """
+    accept, empty = index
+    accept = accept.copy()
+    alt = plan.alt_targets
+    for tid in tids:
+        i = tid - 8
+        bit = 1 << i
+        pile = old[tid]
+        if not pile:
+            empty &= ~bit
+        elif alt[i]:
+            accept[pile[-1]._alt_accepts] &= ~bit
+        else:
+            key = pile[-1]._suit_rank
+            accept[key - 1] &= ~bit
+            accept[key + 1] &= ~bit
+        pile = new[tid]
+        if not pile:
+            empty |= bit
+        elif alt[i]:
+            key = pile[-1]._alt_accepts
+            accept[key] = accept.get(key, 0) | bit
+        else:
+            key = pile[-1]._suit_rank
+            accept[key - 1] = accept.get(key - 1, 0) | bit
+            accept[key + 1] = accept.get(key + 1, 0) | bit
+    return accept, empty
+
+
+def _next_tableau(
+    pair: list[Any] | None, plan: _Plan, old: Piles, new: Piles, tids: tuple[int, ...]
+) -> list[Any] | None:
+    """The tableau cache of the next state: the mover's index updated, the other dropped."""
+    if pair is None or pair[plan.player] is None:
+        return None
+    index = _retableau(pair[plan.player], plan, old, new, tids)
+    if plan.symmetric:
+        return [index, index]
+    return [index, None] if plan.player == 0 else [None, index]
 
 
 def _generate(state: GameState) -> tuple[Move, ...]:
@@ -209,79 +371,46 @@ def _generate(state: GameState) -> tuple[Move, ...]:
         if pile:
             srcs.append((sid, pile[-1]))
 
-    # Foundations, keyed by the suit-and-rank they need next.
-    need: dict[int, list[int]] = {}
-    fempty: list[int] = []
-    for fid in range(8):
-        pile = piles[fid]
-        if pile:
-            key = pile[-1]._suit_rank + 1
-            if key in need:
-                need[key].append(fid)
-            else:
-                need[key] = [fid]
-        else:
-            fempty.append(fid)
+    need = state._found
+    if need is None:
+        need = _foundation_index(piles)
+        _set_found(state, need)
     moves: list[Move] = []
     for sid, card in srcs:
-        fids = fempty if card.rank == 1 else need.get(card._suit_rank)
-        if fids:
+        mask = need.get(card._suit_rank)
+        if mask:
             row = PLAYS[sid]
-            for fid in fids:
+            for fid in _FOUNDATIONS[mask]:
                 moves.append(row[fid])  # type: ignore[arg-type]
     if moves and plan.compulsory:
         if srcs[0][0] == res and moves[0].source.id == res:  # type: ignore[attr-defined]
             return tuple(m for m in moves if m.source.id == res)  # type: ignore[attr-defined]
         return tuple(moves)
 
-    # Tableau piles and load targets, keyed by the card they accept.
-    accept: dict[int, list[int]] = {}
-    tempty: list[int] = []
-    for tid, alt in plan.tab_targets:
-        pile = piles[tid]
-        if not pile:
-            tempty.append(tid)
-            continue
-        if alt:
-            key = pile[-1]._alt_accepts
-            if key in accept:
-                accept[key].append(tid)
-            else:
-                accept[key] = [tid]
-        else:
-            key = pile[-1]._suit_rank
-            for k in (key - 1, key + 1):
-                if k in accept:
-                    accept[k].append(tid)
-                else:
-                    accept[k] = [tid]
+    accept, empty = _tableau(state, plan)
+    loads = []
     for lid in plan.load_piles:
         pile = piles[lid]
         if pile:
             key = pile[-1]._suit_rank
-            for k in (key - 1, key + 1):
-                if k in accept:
-                    accept[k].append(lid)
-                else:
-                    accept[k] = [lid]
+            loads.append((lid, key - 1, key + 1))
+    get = accept.get
     for sid, card in srcs:
+        key = card._suit_rank
+        mask = get(card._colour_rank, 0) | get(key, 0) | empty
         row = PLAYS[sid]
-        by_colour = accept.get(card._colour_rank)
-        by_suit = accept.get(card._suit_rank)
-        if by_colour:
-            for tid in sorted(by_colour + by_suit) if by_suit else by_colour:
+        if mask:
+            for tid in _TABLEAU[mask]:
                 moves.append(row[tid])  # type: ignore[arg-type]
-        elif by_suit:
-            for tid in by_suit:
-                moves.append(row[tid])  # type: ignore[arg-type]
-        for tid in tempty:
-            moves.append(row[tid])  # type: ignore[arg-type]
+        for lid, low, high in loads:
+            if key == low or key == high:
+                moves.append(row[lid])  # type: ignore[arg-type]
 
-    if plan.stack_moves and tempty:
-        _stack_moves(piles, plan, len(tempty), moves)
+    if plan.stack_moves and empty:
+        _stack_moves(piles, plan, accept, empty, moves)
 
     # Draw and End turn (exclusive: End turn needs a drawn card on the waste, R7 forbids Draw then).
-    if not (plan.fill_first and tempty and piles[res]):
+    if not (plan.fill_first and empty and piles[res]):
         if state.drawn:
             if plan.end_turn:
                 moves.append(END_TURN)
@@ -292,59 +421,57 @@ def _generate(state: GameState) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def _stack_moves(piles: Piles, plan: _Plan, empties: int, moves: list[Move]) -> None:
+_STACK = tuple(
+    tuple(tuple(STACKS.get((s, t, k)) for k in range(MAX_STACK + 1)) for t in range(8))
+    for s in range(8)
+)
+_POPCOUNT = tuple(bin(mask).count("1") for mask in range(256))
+
+
+def _stack_moves(
+    piles: Piles, plan: _Plan, accept: dict[int, int], empty: int, moves: list[Move]
+) -> None:
     # R5: k <= 2**e, e = empty tableau piles other than the target.
+    e = _POPCOUNT[empty]
+    onto_card = 1 << e
+    onto_empty = 1 << (e - 1)
+    empty &= plan.alt_mask
     for sid in plan.tab_sources:
         pile = piles[sid]
         n = len(pile)
-        if n < 2:
+        if n < 2 or pile[-1]._colour_rank != pile[-2]._alt_accepts:
             continue
-        run = 1
-        while run < n and pile[-run]._colour_rank == pile[-run - 1]._alt_accepts:
-            run += 1
-        if run < 2:
-            continue
-        top = pile[-1]
-        for tid in plan.stack_targets:
-            if tid == sid:
-                continue
-            target = piles[tid]
-            if target:
-                under = target[-1]
-                k = under.rank - top.rank
-                if 2 <= k <= run and k <= 1 << empties and pile[-k]._colour_rank == under._alt_accepts:
-                    moves.append(STACKS[(sid - 8, tid - 8, k)])
-            else:
-                for k in range(2, min(run, 1 << (empties - 1)) + 1):
-                    moves.append(STACKS[(sid - 8, tid - 8, k)])
+        table = _STACK[sid - 8]
+        limit = min(n, onto_card)
+        k = 2
+        while True:
+            key = pile[-k]._colour_rank
+            # Colour keys in the index come only from piles that build down in
+            # alternating colours for the mover, the only piles a stack may go to.
+            mask = accept.get(key, 0)
+            if k <= onto_empty:
+                mask |= empty
+            for tid in _TABLEAU[mask]:
+                moves.append(table[tid - 8][k])  # type: ignore[arg-type]
+            if k == limit or pile[-k - 1]._alt_accepts != key:
+                break
+            k += 1
 
 
-def _has_target(piles: Piles, plan: _Plan, card: Card) -> bool:
-    """Whether ``card`` can be played anywhere under the building rules (compulsion aside)."""
-    if card.rank == 1:
-        for fid in range(8):
-            if not piles[fid]:
-                return True
-    else:
-        key = card._suit_rank - 1
-        for fid in range(8):
-            pile = piles[fid]
-            if pile and pile[-1]._suit_rank == key:
-                return True
-    colour_rank = card._colour_rank
-    suit_rank = card._suit_rank
-    for tid, alt in plan.tab_targets:
-        pile = piles[tid]
-        if not pile:
-            return True
-        if alt:
-            if pile[-1]._alt_accepts == colour_rank:
-                return True
-        elif abs(pile[-1]._suit_rank - suit_rank) == 1:
-            return True
+def _has_target(state: GameState, piles: Piles, plan: _Plan, card: Card) -> bool:
+    """Whether ``card`` can be played anywhere under the building rules (compulsion aside).
+
+    Uses the indexes of ``state``, whose foundations and tableau equal those of ``piles``.
+    """
+    key = card._suit_rank
+    if state._found.get(key):
+        return True
+    accept, empty = _tableau(state, plan)
+    if empty or accept.get(card._colour_rank) or accept.get(key):
+        return True
     for lid in plan.load_piles:
         pile = piles[lid]
-        if pile and abs(pile[-1]._suit_rank - suit_rank) == 1:
+        if pile and (pile[-1]._suit_rank - key) in (1, -1):
             return True
     return False
 
@@ -368,7 +495,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
     legal = state._legal
     if legal is None:
         legal = _generate(state)
-        _set(state, "_legal", legal)
+        _set_legal(state, legal)
     if move not in legal:
         raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
     rules = state.rules
@@ -378,6 +505,8 @@ def apply_move(state: GameState, move: Move) -> GameState:
     drawn = state.drawn
     exhausted = state.exhausted
     played = state.played
+    found = state._found
+    tabx = state._tabx
     passes = 0
     outcome = None
     count = state.move_count + 1
@@ -389,7 +518,16 @@ def apply_move(state: GameState, move: Move) -> GameState:
         cards = new[source]
         new[target] = new[target] + cards[-1:]
         new[source] = cards[:-1]
+        old = piles
         piles = tuple(new)
+        if target < 8:
+            found = _refound(found, target, old[target], cards[-1])
+            if 8 <= source < 16:
+                tabx = _next_tableau(tabx, plan, old, piles, (source,))
+        elif 8 <= target < 16:
+            tabx = _next_tableau(tabx, plan, old, piles, (source, target) if source < 16 else (target,))
+        elif 8 <= source < 16:
+            tabx = _next_tableau(tabx, plan, old, piles, (source,))
         if source == plan.res or source == plan.waste:
             if source == plan.waste:
                 drawn = False
@@ -407,7 +545,9 @@ def apply_move(state: GameState, move: Move) -> GameState:
         cards = new[source]
         new[target] = new[target] + cards[-k:]
         new[source] = cards[:-k]
+        old = piles
         piles = tuple(new)
+        tabx = _next_tableau(tabx, plan, old, piles, (source, target))
     elif cls is Draw:
         hand = piles[plan.hand]
         waste = piles[plan.waste]
@@ -423,7 +563,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
         new[plan.hand] = hand[:-1]
         new[plan.waste] = waste + hand[-1:]
         piles = tuple(new)
-        if _has_target(piles, plan, hand[-1]):
+        if _has_target(state, piles, plan, hand[-1]):
             drawn = True
         else:
             drawn = False
@@ -433,13 +573,15 @@ def apply_move(state: GameState, move: Move) -> GameState:
     else:  # EndTurn or Pass
         drawn = False
         player = 1 - player
-        if cls is Pass:
+        # A pass made while this turn's drawn card lies on the waste is not a
+        # stuck pass: the player may draw again next turn (ruling R6).
+        if cls is Pass and not state.drawn:
             passes = state.passes + 1
             if passes >= 2:
                 outcome = settle(rules, piles, EndReason.BLOCKED)
     if outcome is None and rules.move_limit is not None and count >= rules.move_limit:
         outcome = settle(rules, piles, EndReason.MOVE_LIMIT)
-    return _make(rules, piles, player, count, drawn, passes, exhausted, played, outcome)
+    return _make(rules, piles, player, count, drawn, passes, exhausted, played, outcome, found, tabx)
 
 
 def _win(rules: RuleSet, piles: Piles, player: int) -> Outcome:

@@ -1,0 +1,184 @@
+"""Speed of the engine: random self-play, per-call latency and memory.
+
+Run ``python benchmarks/bench.py`` (``pip install -e ".[bench]"`` adds
+python-chess, whose random playouts are timed in the same process as the
+reference). Prints a table; ``--json`` prints the figures as JSON instead.
+
+The workload (issue 5): from ``new_game(rules, seed=i)``, pick uniformly among
+``legal_moves(state)`` with ``random.Random(i)`` and ``apply_move`` until the
+game is over or 2000 moves; count moves per second in one process. python-chess:
+uniform choice among ``list(board.legal_moves)``, ``push``, until
+``board.is_game_over()`` or 300 plies.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from typing import Any
+
+from crapette import GameState, RuleSet, apply_move, legal_moves, new_game
+
+PRESETS = ("casual", "classic")
+
+
+def crapette_playouts(rules: RuleSet, seconds: float) -> tuple[int, float]:
+    """Random self-play for about ``seconds``; returns (moves, elapsed)."""
+    moves = 0
+    seed = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        state = new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        choice = rng.choice
+        count = 0
+        while not state.is_over and count < 2000:
+            state = apply_move(state, choice(legal_moves(state)))
+            count += 1
+        moves += count
+        seed += 1
+        elapsed = time.perf_counter() - start
+    return moves, elapsed
+
+
+def chess_playouts(seconds: float) -> tuple[int, float] | None:
+    """python-chess random playouts for about ``seconds``, or None if it is not installed."""
+    try:
+        import chess
+    except ImportError:
+        return None
+    moves = 0
+    seed = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        board = chess.Board()
+        rng = random.Random(seed)
+        plies = 0
+        while plies < 300 and not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+            plies += 1
+        moves += plies
+        seed += 1
+        elapsed = time.perf_counter() - start
+    return moves, elapsed
+
+
+def midgame_positions(rules: RuleSet, count: int = 200) -> list[str]:
+    """Position strings of a fixed set of mid-game states (moves 40-80 of seeds 0, 1, ...)."""
+    positions: list[str] = []
+    seed = 0
+    while len(positions) < count:
+        state = new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and state.move_count < 80:
+            if state.move_count >= 40 and state.move_count % 8 == 0:
+                positions.append(state.to_position())
+            state = apply_move(state, rng.choice(legal_moves(state)))
+        seed += 1
+    return positions[:count]
+
+
+def latencies(rules: RuleSet, repeats: int = 5) -> tuple[float, float]:
+    """Median microseconds of legal_moves (on a state not seen before) and apply_move."""
+    positions = midgame_positions(rules)
+    lm: list[float] = []
+    am: list[float] = []
+    clock = time.perf_counter_ns
+    for _ in range(repeats):
+        fresh = [GameState.from_position(p) for p in positions]
+        for state in fresh:
+            t0 = clock()
+            moves = legal_moves(state)
+            t1 = clock()
+            move = moves[len(moves) // 2]
+            t2 = clock()
+            apply_move(state, move)
+            t3 = clock()
+            lm.append((t1 - t0) / 1000)
+            am.append((t3 - t2) / 1000)
+    return statistics.median(lm), statistics.median(am)
+
+
+def memory_of_long_game(rules: RuleSet, length: int = 1000) -> tuple[int, int]:
+    """Bytes allocated to keep every state of a ``length``-move game; returns (bytes, seed)."""
+    seed = 0
+    while True:
+        state = new_game(rules, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and state.move_count < length:
+            state = apply_move(state, rng.choice(legal_moves(state)))
+        if state.move_count >= length:
+            break
+        seed += 1
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    state = new_game(rules, seed=seed)
+    rng = random.Random(seed)
+    kept = [state]
+    while state.move_count < length:
+        state = apply_move(state, rng.choice(legal_moves(state)))
+        kept.append(state)
+    gc.collect()
+    used = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    del kept
+    return used, seed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per playout run (default 5)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+
+    results: dict[str, Any] = {"python": sys.version.split()[0]}
+    chess_run = chess_playouts(args.seconds)
+    chess_rate = None if chess_run is None else chess_run[0] / chess_run[1]
+    results["python_chess_moves_per_s"] = chess_rate
+    for name in PRESETS:
+        rules = RuleSet.from_name(name)
+        moves, elapsed = crapette_playouts(rules, args.seconds)
+        rate = moves / elapsed
+        lm, am = latencies(rules)
+        mem, seed = memory_of_long_game(rules)
+        results[name] = {
+            "moves_per_s": rate,
+            "ratio_to_python_chess": None if chess_rate is None else rate / chess_rate,
+            "legal_moves_median_us": lm,
+            "apply_move_median_us": am,
+            "memory_1000_states_bytes": mem,
+            "memory_game_seed": seed,
+        }
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    print(f"Python {results['python']}; random self-play for {args.seconds:g} s per row\n")
+    if chess_rate is None:
+        print("python-chess not installed (pip install -e '.[bench]'): no reference ratio\n")
+    else:
+        print(f"python-chess random playouts: {chess_rate:>10,.0f} moves/s\n")
+    header = f"{'preset':<8} {'moves/s':>10} {'x chess':>8} {'legal_moves':>12} {'apply_move':>11} {'1000 states':>12}"
+    print(header)
+    print("-" * len(header))
+    for name in PRESETS:
+        row = results[name]
+        ratio = "-" if row["ratio_to_python_chess"] is None else f"{row['ratio_to_python_chess']:.2f}x"
+        print(
+            f"{name:<8} {row['moves_per_s']:>10,.0f} {ratio:>8} "
+            f"{row['legal_moves_median_us']:>10.2f}us {row['apply_move_median_us']:>9.2f}us "
+            f"{row['memory_1000_states_bytes'] / 1e6:>9.2f} MB"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

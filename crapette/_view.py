@@ -1,0 +1,218 @@
+"""The public view of a state: what either player may see (RULES.md section 12)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from ._cards import Card
+from ._engine import legal_moves as _legal_moves
+from ._moves import Move
+from ._position import rules_to_text
+from ._rules import RuleSet, Scoring
+from ._state import GameState, Outcome
+
+__all__ = ["PublicView", "view", "VIEW_FORMAT_VERSION", "rules_to_dict"]
+
+#: The version of the layout :meth:`PublicView.to_dict` writes (its ``"version"`` key).
+VIEW_FORMAT_VERSION = 1
+
+
+def _option_json(value: object) -> Any:
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, Scoring):
+        return attrs.asdict(value)
+    if isinstance(value, tuple):
+        return [str(v) for v in value]
+    return str(value)
+
+
+def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
+    """Every option of ``rules`` as JSON-ready values: enums as their strings,
+    ``load_targets`` as a list, ``scoring`` as a dict of ints (or None).
+
+    >>> rules_to_dict(RuleSet.casual())["opponent_tableau_build"]
+    'suit-up-or-down'
+    >>> rules_to_dict(RuleSet.classic())["scoring"]["match_target"]
+    150
+    """
+    return {a.name: _option_json(getattr(rules, a.name)) for a in attrs.fields(RuleSet)}
+
+
+def _cards(pile: tuple[Card, ...]) -> list[str]:
+    return [str(c) for c in pile]
+
+
+@attrs.frozen
+class PublicView:
+    """What a player may see of a state; the same for both players.
+
+    The face-down cards are counts only: each reserve shows its top card
+    (face up) and its size, each hand only its size. Foundations, tableau
+    piles and wastes are shown whole (bottom to top). The legal moves depend
+    only on this public information, so a bot that sees only the view can
+    choose among them.
+
+    Build one with :func:`view`; :meth:`to_dict` gives a JSON-ready dict.
+
+    >>> from crapette import new_game
+    >>> v = view(new_game("casual", seed=1))
+    >>> v.reserve_tops[0], v.reserve_sizes, v.hand_sizes
+    (parse_card('KD0'), (12, 12), (36, 36))
+    >>> [str(m) for m in v.legal_moves]
+    ['T1-T0', 'draw']
+
+    .. versionadded:: 0.1.0
+    """
+
+    #: The rules in force.
+    rules: RuleSet
+    #: The player to move (0 or 1).
+    current_player: int
+    #: Moves made so far.
+    move_count: int
+    #: True while the top of the mover's waste was drawn this turn.
+    drawn: bool
+    #: Consecutive passes just made.
+    passes: int
+    #: Per player: marked exhausted by the stalemate rule.
+    exhausted: tuple[bool, bool]
+    #: Per player: played a hand or reserve card since the last turnover.
+    played: tuple[bool, bool]
+    #: The 8 foundations, bottom to top.
+    foundations: tuple[tuple[Card, ...], ...]
+    #: The 8 tableau piles, bottom to top.
+    tableau: tuple[tuple[Card, ...], ...]
+    #: Per player: the face-up top card of the reserve, or None if it is empty.
+    reserve_tops: tuple[Card | None, Card | None]
+    #: Per player: the number of cards in the reserve (the top card included).
+    reserve_sizes: tuple[int, int]
+    #: Per player: the number of cards in the hand.
+    hand_sizes: tuple[int, int]
+    #: Per player: the waste, bottom to top.
+    wastes: tuple[tuple[Card, ...], tuple[Card, ...]]
+    #: How the game ended, or None while it goes on.
+    outcome: Outcome | None
+    #: The legal moves of the player to move, in :func:`~crapette.legal_moves` order.
+    legal_moves: tuple[Move, ...]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended.
+
+        >>> from crapette import new_game
+        >>> view(new_game("classic", seed=1)).is_over
+        False
+        """
+        return self.outcome is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as a JSON-ready dict (only str, int, bool, None, list and dict).
+
+        The layout (version 1)::
+
+            {
+              "format": "crapette-view",
+              "version": 1,
+              "rules": "classic",              # rules_to_text(rules)
+              "options": {...},                # every RuleSet option, see rules_to_dict
+              "current_player": 0,
+              "move_count": 12,
+              "drawn": false,
+              "passes": 0,
+              "exhausted": [false, false],
+              "played": [true, false],
+              "foundations": [["AH0", "2H0"], [], ...],   # 8 lists, bottom to top
+              "tableau": [["KS1", "QH0"], ...],           # 8 lists, bottom to top
+              "reserve_tops": ["7C0", null],               # per player, null if empty
+              "reserve_sizes": [9, 0],
+              "hand_sizes": [30, 28],
+              "wastes": [["4D0"], []],                     # per player, bottom to top
+              "outcome": null,    # or {"winner": 0 or null, "reason": "emptied" |
+                                  #     "stalemate" | "blocked" | "move-limit",
+                                  #     "scores": [int, int] or null}
+              "is_over": false,
+              "legal_moves": ["R0-F3", "draw"]            # move notation, legal order
+            }
+
+        Cards are written as :func:`~crapette.parse_card` reads them, moves as
+        :func:`~crapette.parse_move` reads them.
+
+        >>> import json
+        >>> from crapette import new_game
+        >>> d = view(new_game("casual", seed=1)).to_dict()
+        >>> d["reserve_tops"], d["hand_sizes"], d["legal_moves"]
+        (['KD0', 'QS1'], [36, 36], ['T1-T0', 'draw'])
+        >>> json.loads(json.dumps(d)) == d
+        True
+        """
+        outcome = self.outcome
+        return {
+            "format": "crapette-view",
+            "version": VIEW_FORMAT_VERSION,
+            "rules": rules_to_text(self.rules),
+            "options": rules_to_dict(self.rules),
+            "current_player": self.current_player,
+            "move_count": self.move_count,
+            "drawn": self.drawn,
+            "passes": self.passes,
+            "exhausted": list(self.exhausted),
+            "played": list(self.played),
+            "foundations": [_cards(p) for p in self.foundations],
+            "tableau": [_cards(p) for p in self.tableau],
+            "reserve_tops": [None if c is None else str(c) for c in self.reserve_tops],
+            "reserve_sizes": list(self.reserve_sizes),
+            "hand_sizes": list(self.hand_sizes),
+            "wastes": [_cards(p) for p in self.wastes],
+            "outcome": None
+            if outcome is None
+            else {
+                "winner": outcome.winner,
+                "reason": outcome.reason.value,
+                "scores": None if outcome.scores is None else list(outcome.scores),
+            },
+            "is_over": outcome is not None,
+            "legal_moves": [str(m) for m in self.legal_moves],
+        }
+
+
+def view(state: GameState) -> PublicView:
+    """The public view of ``state``: face-down cards as counts (RULES.md section 12).
+
+    The view is the same for both players: nobody knows the order of any hand
+    or of a reserve below its top card.
+
+    >>> from crapette import legal_moves, new_game
+    >>> state = new_game("classic", seed=3)
+    >>> v = view(state)
+    >>> v.reserve_tops == (state.reserves[0][-1], state.reserves[1][-1])
+    True
+    >>> v.reserve_sizes, v.hand_sizes
+    ((13, 13), (35, 35))
+    >>> v.legal_moves == legal_moves(state)
+    True
+
+    :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"view() expects a GameState, got {type(state).__name__}")
+    r0, r1 = state.piles[16], state.piles[17]
+    return PublicView(
+        rules=state.rules,
+        current_player=state.current_player,
+        move_count=state.move_count,
+        drawn=state.drawn,
+        passes=state.passes,
+        exhausted=state.exhausted,
+        played=state.played,
+        foundations=state.piles[0:8],
+        tableau=state.piles[8:16],
+        reserve_tops=(r0[-1] if r0 else None, r1[-1] if r1 else None),
+        reserve_sizes=(len(r0), len(r1)),
+        hand_sizes=(len(state.piles[18]), len(state.piles[19])),
+        wastes=(state.piles[20], state.piles[21]),
+        outcome=state.outcome,
+        legal_moves=_legal_moves(state),
+    )

@@ -1,0 +1,217 @@
+"""Shared test helpers: hand-made positions, and the Hypothesis profiles.
+
+``make_state`` builds a validated :class:`~crapette.GameState` from the piles a
+test cares about, written in card notation; every card it is not told about
+goes to the bottom of its own deck's player's hand (or waste, or reserve: see
+``rest``), so the 104 cards are always all there.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Union
+
+from hypothesis import HealthCheck, reject, settings
+from hypothesis import strategies as st
+
+from crapette import (
+    ALL_CARDS,
+    Build,
+    Card,
+    Draw,
+    EndTurn,
+    FirstPlayer,
+    FoundationPlays,
+    GameState,
+    InvalidRulesError,
+    LoadTarget,
+    Move,
+    Pass,
+    RuleSet,
+    Scoring,
+    TableauSources,
+    WastePlay,
+    parse_card,
+)
+from crapette._moves import PLAYS, STACKS
+
+settings.register_profile(
+    "ci",
+    deadline=None,
+    max_examples=25,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("thorough", deadline=None, max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def examples(scale: float, minimum: int = 2) -> int:
+    """``max_examples`` for a test that is ``scale`` times as cheap as usual, under the loaded profile."""
+    return max(minimum, int(settings().max_examples * scale))
+
+#: One pile: "AH0 2H0 3H0" (bottom to top, spaces or commas between cards) or a sequence of cards.
+CardsSpec = Union[str, Iterable[Union[str, Card]]]
+#: A group of piles: a sequence (pile 0, 1, ...) or a mapping from pile index to pile.
+GroupSpec = Union[Sequence[CardsSpec], Mapping[int, CardsSpec]]
+
+
+#: Every move there is: all Plays, all stack moves, Draw, End turn and Pass.
+ALL_MOVES: tuple[Move, ...] = (
+    tuple(m for row in PLAYS for m in row if m is not None) + tuple(STACKS.values()) + (Draw(), EndTurn(), Pass())
+)
+
+# ----------------------------------------------------------------------------
+# Strategies
+
+
+@st.composite
+def rulesets(draw: st.DrawFn) -> RuleSet:
+    """Any valid RuleSet: every option drawn independently."""
+    scoring = draw(
+        st.none()
+        | st.just(Scoring())
+        | st.builds(
+            Scoring,
+            win_bonus=st.integers(0, 50),
+            reserve_weight=st.integers(0, 3),
+            hand_weight=st.integers(0, 3),
+            waste_weight=st.integers(0, 3),
+            match_target=st.integers(1, 300),
+        )
+    )
+    try:
+        return RuleSet(
+            reserve_size=draw(st.integers(1, 48)),
+            first_player=draw(st.sampled_from(FirstPlayer)),
+            tableau_sources=draw(st.sampled_from(TableauSources)),
+            own_tableau_build=draw(st.sampled_from(Build)),
+            opponent_tableau_build=draw(st.sampled_from(Build)),
+            load_targets=draw(st.sets(st.sampled_from(LoadTarget))),
+            waste_play=draw(st.sampled_from(WastePlay)),
+            end_turn=draw(st.booleans()),
+            foundation_plays=draw(st.sampled_from(FoundationPlays)),
+            fill_empty_first=draw(st.booleans()),
+            stack_moves=draw(st.booleans()),
+            move_limit=draw(st.none() | st.integers(1, 1500)),
+            stalemate=draw(st.booleans()),
+            scoring=scoring,
+        )
+    except InvalidRulesError:
+        reject()
+
+
+any_rules = st.one_of(st.sampled_from([RuleSet.casual(), RuleSet.classic()]), rulesets())
+seeds = st.integers(0, 2**64 - 1)
+
+
+_KINDS = {"H": "hands", "W": "wastes", "R": "reserves"}
+
+
+def cards(spec: CardsSpec) -> tuple[Card, ...]:
+    """The cards of ``spec``, bottom to top: ``cards("AH0 2H0") == (AH0, 2H0)``."""
+    if isinstance(spec, str):
+        return tuple(parse_card(t) for t in spec.replace(",", " ").split())
+    return tuple(c if isinstance(c, Card) else parse_card(c) for c in spec)
+
+
+def card(text: str) -> Card:
+    """One card from its notation."""
+    return parse_card(text)
+
+
+def run(suit_deck: str, low: int, high: int) -> str:
+    """The cards of one suit and deck from rank ``low`` up to ``high``.
+
+    ``run("H0", 1, 4) == "AH0 2H0 3H0 4H0"``.
+    """
+    suit, deck = suit_deck[0], int(suit_deck[1])
+    return " ".join(str(Card(r, suit, deck)) for r in range(low, high + 1))
+
+
+def _group(spec: GroupSpec | None, size: int, name: str) -> dict[int, tuple[Card, ...]]:
+    if spec is None:
+        return {}
+    if isinstance(spec, Mapping):
+        items = dict(spec)
+    else:
+        items = dict(enumerate(spec))
+    for index in items:
+        if not 0 <= index < size:
+            raise ValueError(f"{name} has piles 0 to {size - 1}, got {index}")
+    return {index: cards(pile) for index, pile in items.items()}
+
+
+def make_state(
+    rules: RuleSet | str = "casual",
+    *,
+    foundations: GroupSpec | None = None,
+    tableau: GroupSpec | None = None,
+    reserves: GroupSpec | None = None,
+    hands: GroupSpec | None = None,
+    wastes: GroupSpec | None = None,
+    rest: str | Mapping[int, str] = "H",
+    current_player: int = 0,
+    move_count: int = 0,
+    drawn: bool = False,
+    passes: int = 0,
+    exhausted: tuple[bool, bool] = (False, False),
+    played: tuple[bool, bool] = (False, False),
+) -> GameState:
+    """A validated state with the given piles; the cards not given are placed by ``rest``.
+
+    Each group is a list (pile 0, 1, ...) or a dict {index: pile}; each pile is
+    bottom to top. ``rest`` says where the cards of player p's deck that no
+    pile mentions go: ``"H"`` (the bottom of p's hand, the default), ``"W"``
+    (the bottom of p's waste) or ``"R"`` (the bottom of p's reserve); a dict
+    {player: kind} sets it per player. Leftovers lie in the order of ALL_CARDS.
+    """
+    if isinstance(rules, str):
+        rules = RuleSet.from_name(rules)
+    groups = {
+        "foundations": _group(foundations, 8, "foundations"),
+        "tableau": _group(tableau, 8, "tableau"),
+        "reserves": _group(reserves, 2, "reserves"),
+        "hands": _group(hands, 2, "hands"),
+        "wastes": _group(wastes, 2, "wastes"),
+    }
+    placed = {c for group in groups.values() for pile in group.values() for c in pile}
+    where = {0: rest, 1: rest} if isinstance(rest, str) else dict(rest)
+    for player in (0, 1):
+        kind = _KINDS[where.get(player, "H")]
+        leftovers = tuple(c for c in ALL_CARDS if c.deck == player and c not in placed)
+        groups[kind][player] = leftovers + groups[kind].get(player, ())
+    sizes = {"foundations": 8, "tableau": 8, "reserves": 2, "hands": 2, "wastes": 2}
+    piles = {
+        name: [groups[name].get(i, ()) for i in range(size)] for name, size in sizes.items()
+    }
+    return GameState.from_piles(
+        rules,
+        foundations=piles["foundations"],
+        tableau=piles["tableau"],
+        reserves=piles["reserves"],
+        hands=piles["hands"],
+        wastes=piles["wastes"],
+        current_player=current_player,
+        move_count=move_count,
+        drawn=drawn,
+        passes=passes,
+        exhausted=exhausted,
+        played=played,
+    )
+
+
+def moves_text(state: GameState) -> list[str]:
+    """The legal moves of ``state`` in notation, in order."""
+    from crapette import legal_moves
+
+    return [str(m) for m in legal_moves(state)]
+
+
+def play(state: GameState, *moves: str) -> GameState:
+    """Apply moves given in notation, one after another."""
+    from crapette import apply_move, parse_move
+
+    for text in moves:
+        state = apply_move(state, parse_move(text))
+    return state

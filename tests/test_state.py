@@ -1,0 +1,323 @@
+"""GameState: construction, validation of every invariant, accessors, Outcome."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+import pytest
+
+from conftest import cards, make_state, run
+from crapette import (
+    ALL_PILES,
+    Card,
+    EndReason,
+    GameState,
+    InvalidStateError,
+    Outcome,
+    Pile,
+    RuleSet,
+    apply_move,
+    legal_moves,
+    new_game,
+    parse_card,
+    validate,
+)
+
+CASUAL = RuleSet.casual()
+CLASSIC = RuleSet.classic()
+
+
+def base_piles(rules: RuleSet = CASUAL, seed: int = 5) -> list[list[Card]]:
+    """The piles of a fresh deal as mutable lists, for breaking on purpose."""
+    return [list(p) for p in new_game(rules, seed).piles]
+
+
+def problems_of(rules: RuleSet, piles: Any, **fields: Any) -> tuple[str, ...]:
+    with pytest.raises(InvalidStateError) as info:
+        GameState(rules, piles, **fields)
+    assert isinstance(info.value, ValueError)
+    return info.value.problems
+
+
+def move_card(piles: list[list[Card]], text: str, target: int) -> None:
+    card = parse_card(text)
+    for pile in piles:
+        if card in pile:
+            pile.remove(card)
+    piles[target].append(card)
+
+
+# ----------------------------------------------------------------------------
+# Every invariant, with its documented message
+
+
+def test_a_duplicated_card_is_reported_with_both_piles() -> None:
+    piles = base_piles()
+    piles[0].append(piles[16][0])  # a reserve card also on F0 (and it is no Ace)
+    problems = problems_of(CASUAL, piles)
+    assert f"card {piles[16][0]} is in both F0 and R0" in problems
+
+
+def test_missing_cards_are_listed() -> None:
+    piles = base_piles()
+    gone = piles[18][:3]
+    del piles[18][:3]
+    (problem,) = problems_of(CASUAL, piles)
+    assert problem.startswith("3 card(s) missing: ")
+    assert set(problem.split(": ")[1].split()) == {str(c) for c in gone}
+
+
+def test_many_missing_cards_are_abbreviated() -> None:
+    piles = base_piles()
+    piles[18] = []
+    (problem,) = problems_of(CASUAL, piles)
+    assert problem.startswith("36 card(s) missing: ") and problem.endswith(" ...")
+
+
+def test_a_foundation_must_start_with_an_ace() -> None:
+    piles = base_piles()
+    move_card(piles, "2H0", 3)
+    assert "foundation F3 starts with 2H0, not an Ace" in problems_of(CASUAL, piles)
+
+
+def test_a_foundation_must_build_up_in_suit() -> None:
+    piles = base_piles()
+    for text in ("AH0", "2H0", "3D0"):
+        move_card(piles, text, 1)
+    assert "foundation F1 has 3D0 on 2H0" in problems_of(CASUAL, piles)
+    piles = base_piles()
+    for text in ("AH0", "3H0"):
+        move_card(piles, text, 1)
+    assert "foundation F1 has 3H0 on AH0" in problems_of(CASUAL, piles)
+
+
+def test_a_tableau_pile_must_follow_a_building_rule() -> None:
+    piles = base_piles()
+    piles[18] += piles[11]
+    piles[11] = []
+    for text in ("9S0", "8S0"):
+        move_card(piles, text, 11)
+    # Casual builds either down in alternating colours or by suit: 8S on 9S is fine.
+    GameState(CASUAL, piles)
+    # Classic builds only down in alternating colours.
+    classic = base_piles(CLASSIC)
+    classic[18] += classic[11]
+    classic[11] = []
+    for text in ("9S0", "8S0"):
+        move_card(classic, text, 11)
+    assert problems_of(CLASSIC, classic) == ("tableau pile T3 has 8S0 on 9S0, which no building rule allows",)
+    piles = base_piles()
+    piles[19] += piles[12]
+    piles[12] = []
+    for text in ("9S0", "7H0"):
+        move_card(piles, text, 12)
+    assert "tableau pile T4 has 7H0 on 9S0, which no building rule allows" in problems_of(CASUAL, piles)
+
+
+def test_foreign_cards_in_personal_piles_only_where_loading_puts_them() -> None:
+    for target, name in ((16, "reserve"), (18, "hand"), (20, "waste")):
+        piles = base_piles()
+        move_card(piles, "5H1", target)
+        assert f"player 0's {name} holds 5H1 from the other deck, which these rules never put there" in problems_of(CASUAL, piles)
+        classic = base_piles(CLASSIC)
+        move_card(classic, "5H1", target)
+        GameState(CLASSIC, classic)  # loading puts them there
+    waste_only = attrs.evolve(CLASSIC, load_targets=("waste",))
+    piles = base_piles(waste_only)
+    move_card(piles, "5H1", 16)
+    assert any("reserve holds 5H1" in p for p in problems_of(waste_only, piles))
+    reserve_only = attrs.evolve(CLASSIC, load_targets=("reserve",))
+    piles = base_piles(reserve_only)
+    move_card(piles, "5H1", 18)
+    assert any("hand holds 5H1" in p for p in problems_of(reserve_only, piles))
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        ({"current_player": 2}, "current_player must be 0 or 1, got 2"),
+        ({"current_player": True}, "current_player must be 0 or 1, got True"),
+        ({"move_count": -1}, "move_count must be an int >= 0, got -1"),
+        ({"move_count": 1.5}, "move_count must be an int >= 0, got 1.5"),
+        ({"move_count": 1001}, "move_count 1001 is past the move limit 1000"),
+        ({"passes": 3}, "passes must be 0, 1 or 2, got 3"),
+        ({"passes": -1}, "passes must be 0, 1 or 2, got -1"),
+        ({"drawn": 1}, "drawn must be True or False, got 1"),
+        ({"exhausted": (True,)}, "exhausted must be a pair of bools, got (True,)"),
+        ({"exhausted": (1, 0)}, "exhausted must be a pair of bools, got (1, 0)"),
+        ({"played": (False, False, False)}, "played must be a pair of bools"),
+        ({"drawn": True}, "drawn is set but player 0's waste is empty"),
+        ({"exhausted": (True, False), "played": (True, False)}, "player 0 is marked exhausted but has played a card since the turnover"),
+    ],
+)
+def test_counters_out_of_range_or_inconsistent(fields: dict[str, Any], problem: str) -> None:
+    problems = problems_of(CASUAL, base_piles(), **fields)
+    assert len(problems) == 1 and problems[0].startswith(problem)
+
+
+def test_drawn_cannot_follow_a_pass() -> None:
+    piles = base_piles()
+    move_card(piles, piles[18][-1].__str__(), 20)
+    assert "drawn is set although the last move was a pass" in problems_of(CASUAL, piles, drawn=True, passes=1)
+
+
+def test_both_players_cannot_have_emptied_their_piles() -> None:
+    foundations = [cards(run(f"{suit}{deck}", 1, 13)) for deck in (0, 1) for suit in "CDHS"]
+    piles = foundations + [()] * 14
+    assert problems_of(CASUAL, piles) == ("both players have emptied reserve, hand and waste",)
+
+
+def test_structural_problems() -> None:
+    assert problems_of("casual", base_piles()) == ("rules must be a RuleSet, got str",)  # type: ignore[arg-type]
+    assert problems_of(CASUAL, base_piles()[:21])[0].startswith("piles must be 22 sequences of cards")
+    piles: list[Any] = base_piles()
+    piles[9] = piles[9] + ["AH0"]
+    assert problems_of(CASUAL, piles) == ("pile T1 holds 'AH0', which is not a Card",)
+    assert problems_of(CASUAL, 5)[0].startswith("piles must be 22 sequences")
+
+
+def test_invalid_state_error_lists_every_problem() -> None:
+    piles = base_piles()
+    move_card(piles, "2H0", 0)  # F0 starts with a Two
+    piles[2].append(piles[16][-1])  # a duplicate
+    move_card(piles, "5H1", 16)  # a foreign card in a casual reserve
+    with pytest.raises(InvalidStateError) as info:
+        GameState(CASUAL, piles, drawn=True, exhausted=(False, True), played=(False, True))
+    problems = info.value.problems
+    assert len(problems) == 6
+    assert "foundation F0 starts with 2H0, not an Ace" in problems
+    assert any(p.startswith("card ") and "is in both" in p for p in problems)
+    assert any("foundation F2 starts with" in p for p in problems)
+    assert "player 0's reserve holds 5H1 from the other deck, which these rules never put there" in problems
+    assert "drawn is set but player 0's waste is empty" in problems
+    assert "player 1 is marked exhausted but has played a card since the turnover" in problems
+    message = str(info.value)
+    assert message.startswith("invalid state (6 problems): ")
+    assert all(p in message for p in problems)
+
+
+def test_one_problem_message() -> None:
+    error = InvalidStateError(["x is wrong"])
+    assert str(error) == "invalid state: x is wrong" and error.problems == ("x is wrong",)
+
+
+def test_validate_passes_silently_on_valid_states_and_reports_broken_ones() -> None:
+    state = new_game(CLASSIC, 3)
+    validate(state)  # passes silently
+    broken = new_game(CLASSIC, 3)
+    object.__setattr__(broken, "current_player", 7)
+    with pytest.raises(InvalidStateError, match="current_player must be 0 or 1, got 7"):
+        validate(broken)
+
+
+def test_evolve_validates() -> None:
+    state = new_game(CASUAL, 1)
+    assert attrs.evolve(state, current_player=1).current_player == 1
+    with pytest.raises(InvalidStateError, match="passes must be 0, 1 or 2"):
+        attrs.evolve(state, passes=5)
+
+
+# ----------------------------------------------------------------------------
+# Construction
+
+
+def test_user_input_is_never_modified_and_never_shared() -> None:
+    piles = base_piles()
+    copy = [list(p) for p in piles]
+    state = GameState(CASUAL, piles)
+    assert piles == copy
+    assert all(isinstance(p, tuple) for p in state.piles) and isinstance(state.piles, tuple)
+    piles[18].pop()
+    assert len(state.hands[0]) == 36
+    exhausted = [False, False]
+    state = GameState(CASUAL, copy, exhausted=exhausted)
+    assert state.exhausted == (False, False) and isinstance(state.exhausted, tuple)
+
+
+def test_from_piles_groups_by_kind_and_leaves_missing_piles_empty() -> None:
+    deal = new_game(CASUAL, 8)
+    groups = {
+        "tableau": [list(t) for t in deal.tableau],
+        "reserves": [list(r) for r in deal.reserves],
+        "hands": [list(h) for h in deal.hands],
+    }
+    before = {k: [list(p) for p in v] for k, v in groups.items()}
+    state = GameState.from_piles(CASUAL, **groups)  # type: ignore[arg-type]
+    assert state == deal
+    assert groups == before
+    assert state.foundations == ((),) * 8 and state.wastes == ((), ())
+    with pytest.raises(InvalidStateError, match="foundations takes at most 8 piles, got 9"):
+        GameState.from_piles(CASUAL, foundations=[()] * 9)
+    with pytest.raises(InvalidStateError, match="wastes takes at most 2 piles, got 3"):
+        GameState.from_piles(CASUAL, wastes=[()] * 3)
+
+
+def test_from_piles_passes_the_counters_on() -> None:
+    deal = new_game(CLASSIC, 8)
+    state = GameState.from_piles(
+        CLASSIC,
+        tableau=deal.tableau,
+        reserves=deal.reserves,
+        hands=deal.hands,
+        current_player=1,
+        move_count=12,
+        passes=1,
+        exhausted=(True, False),
+        played=(False, True),
+    )
+    assert (state.current_player, state.move_count, state.passes, state.exhausted, state.played) == (
+        1,
+        12,
+        1,
+        (True, False),
+        (False, True),
+    )
+
+
+def test_equal_states_are_equal_and_hash_alike() -> None:
+    a, b = new_game(CLASSIC, 9), new_game(CLASSIC, 9)
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    c = apply_move(a, legal_moves(a)[0])
+    assert c != a
+    assert new_game(CASUAL, 9) != new_game(attrs.evolve(CASUAL, move_limit=999), 9)
+
+
+# ----------------------------------------------------------------------------
+# Accessors and Outcome
+
+
+def test_accessors() -> None:
+    state = make_state(CASUAL, foundations={2: "AC1"}, tableau={5: "9D0 8S1"}, reserves={0: "QH0"}, wastes={1: "4C1 5C1"})
+    assert state.piles[0:8] == state.foundations and state.foundations[2] == cards("AC1")
+    assert state.tableau[5] == cards("9D0 8S1") and state.piles[8:16] == state.tableau
+    assert state.reserves == (cards("QH0"), ()) and state.piles[16:18] == state.reserves
+    assert state.hands == state.piles[18:20] and len(state.hands[0]) == 50
+    assert state.wastes == ((), cards("4C1 5C1"))
+    assert state.cards(Pile.tableau(5)) == cards("9D0 8S1")
+    assert state.top(Pile.waste(1)) == parse_card("5C1")
+    assert state.top(Pile.waste(0)) is None
+    for pile in ALL_PILES:
+        assert state.cards(pile) is state.piles[pile.id]
+    assert (Pile.foundation(3).owner, Pile.tableau(2).owner, Pile.tableau(6).owner, Pile.hand(1).owner) == (None, 0, 1, 1)
+    assert state.outcome is None and not state.is_over
+
+
+def test_outcome() -> None:
+    win = Outcome(1, EndReason.EMPTIED, (0, 47))
+    assert str(win) == "player 1 wins (emptied), 0-47" and not win.is_draw
+    draw = Outcome(None, EndReason.MOVE_LIMIT)
+    assert str(draw) == "draw (move-limit)" and draw.is_draw and draw.scores is None
+    assert str(Outcome(None, EndReason.STALEMATE, (0, 0))) == "draw (stalemate), 0-0"
+    assert Outcome(0, EndReason.BLOCKED, (2, 0)) == Outcome(0, EndReason.BLOCKED, (2, 0))
+    assert {r.value for r in EndReason} == {"emptied", "stalemate", "blocked", "move-limit"}
+    assert str(EndReason.BLOCKED) == "blocked"
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        win.winner = 0  # type: ignore[misc]
+
+
+def test_states_are_immutable() -> None:
+    state = new_game(CASUAL, 0)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        state.current_player = 1  # type: ignore[misc]
+    assert isinstance(state.piles, tuple) and all(isinstance(p, tuple) for p in state.piles)
