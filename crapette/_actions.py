@@ -23,6 +23,7 @@ under some rules or not:
 from __future__ import annotations
 
 import operator
+from typing import SupportsIndex
 
 from ._engine import legal_moves
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move
@@ -66,7 +67,7 @@ def move_to_action(move: Move) -> int:
     return index
 
 
-def action_to_move(index: int) -> Move:
+def action_to_move(index: SupportsIndex) -> Move:
     """The move with action index ``index`` (any integer type, numpy's included).
 
     >>> action_to_move(155), action_to_move(902)

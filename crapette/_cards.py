@@ -14,7 +14,11 @@ __all__ = ["Card", "Colour", "Rank", "Suit", "ALL_CARDS", "parse_card", "shuffle
 
 
 class Colour(enum.Enum):
-    """The colour of a suit."""
+    """The colour of a suit.
+
+    >>> Suit.DIAMONDS.colour, Card(1, "S", 0).colour
+    (Colour.RED, Colour.BLACK)
+    """
 
     RED = "red"
     BLACK = "black"
@@ -112,8 +116,8 @@ def _to_suit(value: object) -> Suit:
 
 
 def _to_deck(value: object) -> int:
-    if value in (0, 1) and not isinstance(value, bool):
-        return int(value)  # type: ignore[call-overload,unused-ignore]
+    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return int(value)
     raise ValueError(f"deck must be 0 or 1 (the player whose deck the card comes from), got {value!r}")
 
 

@@ -21,6 +21,7 @@ from ._state import (
     PileKind,
     settle,
 )
+from ._state import emptied as _win  # shared with GameState's own outcome
 
 __all__ = ["apply_move", "explain_illegal", "legal_moves", "new_game"]
 
@@ -44,6 +45,7 @@ class _Plan:
         "fill_first",
         "end_turn",
         "stack_moves",
+        "stalemate",
         "alt_targets",
         "alt_mask",
         "symmetric",
@@ -81,6 +83,8 @@ class _Plan:
         self.fill_first = rules.fill_empty_first
         self.end_turn = rules.end_turn
         self.stack_moves = rules.stack_moves
+        # The exhaustion marks are kept only under the stalemate rule.
+        self.stalemate = rules.stalemate
 
 
 _PLANS: dict[RuleSet, tuple[_Plan, _Plan]] = {}
@@ -227,8 +231,13 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     >>> moves = legal_moves(new_game(RuleSet.casual(), seed=1))
     >>> [str(m) for m in moves]
     ['T1-T0', 'draw']
+
+    :raises TypeError: if ``state`` is not a :class:`GameState`.
     """
-    legal = state._legal
+    try:
+        legal = state._legal
+    except AttributeError:
+        raise TypeError(f"legal_moves() expects a GameState, got {type(state).__name__}") from None
     if legal is None:
         legal = _generate(state)
         _set_legal(state, legal)
@@ -492,7 +501,10 @@ def apply_move(state: GameState, move: Move) -> GameState:
     :raises IllegalMoveError: if the move is not in :func:`legal_moves`; the message says why.
     :raises TypeError: if ``move`` is not a :class:`Move`.
     """
-    legal = state._legal
+    try:
+        legal = state._legal
+    except AttributeError:
+        raise TypeError(f"apply_move() expects a GameState, got {type(state).__name__}") from None
     if legal is None:
         legal = _generate(state)
         _set_legal(state, legal)
@@ -531,10 +543,11 @@ def apply_move(state: GameState, move: Move) -> GameState:
         if source == plan.res or source == plan.waste:
             if source == plan.waste:
                 drawn = False
-            if not played[player]:
-                played = (True, played[1]) if player == 0 else (played[0], True)
-            if exhausted[player]:
-                exhausted = (False, exhausted[1]) if player == 0 else (exhausted[0], False)
+            if plan.stalemate:
+                if not played[player]:
+                    played = (True, played[1]) if player == 0 else (played[0], True)
+                if exhausted[player]:
+                    exhausted = (False, exhausted[1]) if player == 0 else (exhausted[0], False)
             if not (piles[plan.res] or piles[plan.hand] or piles[plan.waste]):
                 outcome = _win(rules, piles, player)
     elif cls is MoveStack:
@@ -556,9 +569,10 @@ def apply_move(state: GameState, move: Move) -> GameState:
             # R4: the waste is turned over, unshuffled, to form the new hand.
             hand = waste[::-1]
             waste = ()
-            mark = not played[player]
-            exhausted = (mark, exhausted[1]) if player == 0 else (exhausted[0], mark)
-            played = (False, played[1]) if player == 0 else (played[0], False)
+            if plan.stalemate:
+                mark = not played[player]
+                exhausted = (mark, exhausted[1]) if player == 0 else (exhausted[0], mark)
+                played = (False, played[1]) if player == 0 else (played[0], False)
         new = list(piles)
         new[plan.hand] = hand[:-1]
         new[plan.waste] = waste + hand[-1:]
@@ -568,7 +582,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
         else:
             drawn = False
             player = 1 - player
-        if turnover and rules.stalemate and exhausted[0] and exhausted[1]:
+        if turnover and exhausted[0] and exhausted[1]:
             outcome = settle(rules, piles, EndReason.STALEMATE)
     else:  # EndTurn or Pass
         drawn = False
@@ -582,17 +596,6 @@ def apply_move(state: GameState, move: Move) -> GameState:
     if outcome is None and rules.move_limit is not None and count >= rules.move_limit:
         outcome = settle(rules, piles, EndReason.MOVE_LIMIT)
     return _make(rules, piles, player, count, drawn, passes, exhausted, played, outcome, found, tabx)
-
-
-def _win(rules: RuleSet, piles: Piles, player: int) -> Outcome:
-    scores = None
-    if rules.scoring is not None:
-        loser = 1 - player
-        won = rules.scoring.points_for_win(
-            reserve=len(piles[16 + loser]), hand=len(piles[18 + loser]), waste=len(piles[20 + loser])
-        )
-        scores = (won, 0) if player == 0 else (0, won)
-    return Outcome(player, EndReason.EMPTIED, scores)
 
 
 # Why a move is illegal (the slow path of apply_move) --------------------------

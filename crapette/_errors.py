@@ -32,23 +32,50 @@ class IllegalMoveError(ValueError):
 
     Raised by :func:`~crapette.apply_move`; the message says why the move is
     illegal.
+
+    >>> from crapette import apply_move, new_game, parse_move
+    >>> apply_move(new_game("casual", seed=1), parse_move("end"))
+    Traceback (most recent call last):
+    ...
+    crapette._errors.IllegalMoveError: illegal move end: these rules have no End turn: a turn ends by an unplayable draw or a pass
     """
 
 
 class InvalidStateError(ValueError):
     """A game state that breaks the invariants of the game.
 
-    :attr:`problems` lists every broken invariant; the message joins them.
+    :attr:`problems` lists every broken invariant (a single string is one
+    problem); the message joins them.
+
+    >>> from crapette import GameState, new_game
+    >>> text = new_game("casual", seed=1).to_position().replace("F:-/", "F:AH0/", 1)
+    >>> try:
+    ...     GameState.from_position(text)
+    ... except InvalidStateError as exc:
+    ...     print(exc.problems)
+    ('card AH0 is in both F0 and H0',)
     """
 
     problems: tuple[str, ...]
 
-    def __init__(self, problems: Iterable[str]) -> None:
-        self.problems = tuple(problems)
+    def __init__(self, problems: Iterable[str] | str) -> None:
+        self.problems = (problems,) if isinstance(problems, str) else tuple(problems)
         count = len(self.problems)
         head = "invalid state" if count == 1 else f"invalid state ({count} problems)"
         super().__init__(f"{head}: " + "; ".join(self.problems))
 
+    def __reduce__(self) -> tuple[type[InvalidStateError], tuple[tuple[str, ...]]]:
+        # The message is built from the problems, so the problems are what a pickle keeps.
+        return (type(self), (self.problems,))
+
 
 class InvalidRulesError(ValueError):
-    """A :class:`~crapette.RuleSet` whose options are wrong or make no sense together."""
+    """A :class:`~crapette.RuleSet` whose options are wrong or make no sense together.
+
+    >>> import attrs
+    >>> from crapette import RuleSet
+    >>> attrs.evolve(RuleSet.casual(), stack_moves=True, own_tableau_build="suit-up-or-down")
+    Traceback (most recent call last):
+    ...
+    crapette._errors.InvalidRulesError: stack_moves needs a tableau that builds down in alternating colours: set own_tableau_build or opponent_tableau_build to 'down-alternating'
+    """

@@ -57,8 +57,14 @@ class Match:
     def for_rules(cls, rules: RuleSet) -> Match:
         """An empty match under the scoring of ``rules``.
 
+        >>> Match.for_rules(RuleSet.classic()).scoring.match_target
+        150
+
         :raises ValueError: if the rules have no scoring (casual games are not scored).
+        :raises TypeError: if ``rules`` is not a :class:`~crapette.RuleSet`.
         """
+        if not isinstance(rules, RuleSet):
+            raise TypeError(f"Match.for_rules() expects a RuleSet, got {type(rules).__name__}")
         if rules.scoring is None:
             raise ValueError("these rules have no scoring, so there is no match to play")
         return cls(rules.scoring)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Union
+from typing import Any, TypeVar
 
 import attrs
 
@@ -32,6 +32,10 @@ class Move:
     """
 
     __slots__ = ()
+
+    def __new__(cls) -> Move:
+        # The subclasses make their own instances; a bare Move has no notation.
+        raise TypeError("Move is the base class of the moves: use Play, MoveStack, Draw, EndTurn or Pass")
 
     def __repr__(self) -> str:
         return f"parse_move({str(self)!r})"
@@ -112,15 +116,18 @@ class MoveStack(Move):
         return f"{self.source}-{self.target}x{self.count}"
 
 
+_S = TypeVar("_S", bound="_Singleton")
+
+
 class _Singleton(Move):
     __slots__ = ()
     _text = ""
     _instance: Any = None
 
-    def __new__(cls) -> Any:
+    def __new__(cls: type[_S]) -> _S:
         if cls._instance is None:
             cls._instance = object.__new__(cls)
-        return cls._instance
+        return cls._instance  # type: ignore[no-any-return]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), ())
@@ -253,7 +260,3 @@ def parse_move(text: str) -> Move:
         return MoveStack(source, target, int(match[3]))
     except ValueError as exc:
         raise ParseError(f"invalid move {text!r}: {exc}") from None
-
-
-#: Any of the five move kinds, for type annotations.
-AnyMove = Union[Play, MoveStack, Draw, EndTurn, Pass]

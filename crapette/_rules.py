@@ -33,7 +33,11 @@ class _Option(str, enum.Enum):
 
 
 class FirstPlayer(_Option):
-    """Who moves first (RULES.md section 3)."""
+    """Who moves first (RULES.md section 3).
+
+    >>> RuleSet.classic().first_player, FirstPlayer("player-1")
+    (FirstPlayer.LOWER_RESERVE, FirstPlayer.PLAYER_1)
+    """
 
     #: Player 0 always starts (casual).
     PLAYER_0 = "player-0"
@@ -44,7 +48,11 @@ class FirstPlayer(_Option):
 
 
 class TableauSources(_Option):
-    """Which tableau tops a player may move (RULES.md section 5)."""
+    """Which tableau tops a player may move (RULES.md section 5).
+
+    >>> RuleSet.casual().tableau_sources, TableauSources.ALL == "all"
+    (TableauSources.OWN, True)
+    """
 
     #: Only the player's own four piles (casual).
     OWN = "own"
@@ -53,7 +61,11 @@ class TableauSources(_Option):
 
 
 class Build(_Option):
-    """How cards build on a tableau pile (RULES.md section 6)."""
+    """How cards build on a tableau pile (RULES.md section 6).
+
+    >>> RuleSet.casual().opponent_tableau_build, str(Build.DOWN_ALTERNATING)
+    (Build.SUIT_UP_OR_DOWN, 'down-alternating')
+    """
 
     #: One rank lower and the opposite colour.
     DOWN_ALTERNATING = "down-alternating"
@@ -62,14 +74,22 @@ class Build(_Option):
 
 
 class LoadTarget(_Option):
-    """An opponent's pile that may be loaded (RULES.md section 6)."""
+    """An opponent's pile that may be loaded (RULES.md section 6).
+
+    >>> RuleSet.classic().load_targets
+    (LoadTarget.RESERVE, LoadTarget.WASTE)
+    """
 
     RESERVE = "reserve"
     WASTE = "waste"
 
 
 class WastePlay(_Option):
-    """When the top card of a player's own waste is available (RULES.md section 5)."""
+    """When the top card of a player's own waste is available (RULES.md section 5).
+
+    >>> RuleSet.casual().waste_play, RuleSet.classic().waste_play
+    (WastePlay.ALWAYS, WastePlay.DRAWN)
+    """
 
     #: Always (casual).
     ALWAYS = "always"
@@ -78,7 +98,11 @@ class WastePlay(_Option):
 
 
 class FoundationPlays(_Option):
-    """Whether foundation plays take precedence (RULES.md section 10)."""
+    """Whether foundation plays take precedence (RULES.md section 10).
+
+    >>> RuleSet.classic().foundation_plays, FoundationPlays("optional")
+    (FoundationPlays.COMPULSORY, FoundationPlays.OPTIONAL)
+    """
 
     OPTIONAL = "optional"
     COMPULSORY = "compulsory"

@@ -27,7 +27,11 @@ __all__ = [
 
 
 class PileKind(enum.Enum):
-    """The five kinds of pile. The value is the kind's letter in the notation."""
+    """The five kinds of pile. The value is the kind's letter in the notation.
+
+    >>> Pile.tableau(3).kind, PileKind("R")
+    (PileKind.TABLEAU, PileKind.RESERVE)
+    """
 
     FOUNDATION = "F"
     TABLEAU = "T"
@@ -171,7 +175,11 @@ def parse_pile(text: str) -> Pile:
 
 
 class EndReason(str, enum.Enum):
-    """Why a game ended."""
+    """Why a game ended. The value is the reason's word in texts and JSON.
+
+    >>> EndReason("blocked"), str(EndReason.MOVE_LIMIT)
+    (EndReason.BLOCKED, 'move-limit')
+    """
 
     #: A player emptied reserve, hand and waste.
     EMPTIED = "emptied"
@@ -189,22 +197,53 @@ class EndReason(str, enum.Enum):
         return str(self.value)
 
 
+def _check_winner(_inst: object, _attr: object, value: int | None) -> None:
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1)):
+        raise ValueError(f"winner must be 0, 1 or None, got {value!r}")
+
+
+def _to_reason(value: object) -> EndReason:
+    if isinstance(value, EndReason):
+        return value
+    if isinstance(value, str):
+        try:
+            return EndReason(value)
+        except ValueError:
+            pass
+    choices = ", ".join(repr(r.value) for r in EndReason)
+    raise ValueError(f"reason must be an EndReason or one of {choices}, got {value!r}")
+
+
+def _to_scores(value: object) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)) and len(value) == 2:
+        a, b = value
+        if all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (a, b)):
+            return (a, b)
+    raise ValueError(f"scores must be None or a pair of ints >= 0 (player 0's, player 1's), got {value!r}")
+
+
 @attrs.frozen
 class Outcome:
     """How a game ended: the winner (or None), the reason, and the points each player scored.
 
-    ``scores`` is None when the rules have no scoring.
+    ``scores`` is None when the rules have no scoring. ``reason`` may be given
+    as its string (``"emptied"``) and ``scores`` as a list.
 
     >>> outcome = Outcome(winner=0, reason=EndReason.EMPTIED, scores=(53, 0))
     >>> str(outcome)
     'player 0 wins (emptied), 53-0'
     >>> outcome.is_draw
     False
+
+    :raises ValueError: if the winner is not 0, 1 or None, the reason not an
+        :class:`EndReason`, or the scores not None or two ints >= 0.
     """
 
-    winner: int | None
-    reason: EndReason
-    scores: tuple[int, int] | None = None
+    winner: int | None = attrs.field(validator=_check_winner)
+    reason: EndReason = attrs.field(converter=_to_reason)
+    scores: tuple[int, int] | None = attrs.field(default=None, converter=_to_scores)
 
     @property
     def is_draw(self) -> bool:
@@ -230,16 +269,7 @@ def compute_outcome(
     """The outcome of a position, or None while the game goes on."""
     for player in (0, 1):
         if not (piles[R0 + player] or piles[H0 + player] or piles[W0 + player]):
-            scores = None
-            if rules.scoring is not None:
-                loser = 1 - player
-                won = rules.scoring.points_for_win(
-                    reserve=len(piles[R0 + loser]),
-                    hand=len(piles[H0 + loser]),
-                    waste=len(piles[W0 + loser]),
-                )
-                scores = (won, 0) if player == 0 else (0, won)
-            return Outcome(player, EndReason.EMPTIED, scores)
+            return emptied(rules, piles, player)
     if rules.stalemate and exhausted[0] and exhausted[1]:
         return settle(rules, piles, EndReason.STALEMATE)
     if passes >= 2:
@@ -247,6 +277,18 @@ def compute_outcome(
     if rules.move_limit is not None and move_count >= rules.move_limit:
         return settle(rules, piles, EndReason.MOVE_LIMIT)
     return None
+
+
+def emptied(rules: RuleSet, piles: tuple[tuple[Card, ...], ...], player: int) -> Outcome:
+    """The outcome of a game that ``player`` won by emptying reserve, hand and waste."""
+    scores = None
+    if rules.scoring is not None:
+        loser = 1 - player
+        won = rules.scoring.points_for_win(
+            reserve=len(piles[R0 + loser]), hand=len(piles[H0 + loser]), waste=len(piles[W0 + loser])
+        )
+        scores = (won, 0) if player == 0 else (0, won)
+    return Outcome(player, EndReason.EMPTIED, scores)
 
 
 def settle(rules: RuleSet, piles: tuple[tuple[Card, ...], ...], reason: EndReason) -> Outcome:
@@ -361,6 +403,24 @@ class GameState:
 
         return f"GameState.from_position({to_position(self)!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Only the fields travel: the caches are rebuilt on demand, and a cached
+        # hash would be wrong in another process (Python salts str hashes).
+        return (
+            _restore,
+            (
+                self.rules,
+                self.piles,
+                self.current_player,
+                self.move_count,
+                self.drawn,
+                self.passes,
+                self.exhausted,
+                self.played,
+                self._outcome,
+            ),
+        )
+
     @classmethod
     def from_piles(
         cls,
@@ -382,6 +442,15 @@ class GameState:
 
         Missing piles are empty: ``foundations`` and ``tableau`` take up to 8
         piles, ``reserves``, ``hands`` and ``wastes`` up to 2 (player 0's first).
+
+        >>> from crapette import ALL_CARDS, legal_moves, parse_card
+        >>> ace, two = parse_card("AH0"), parse_card("2H0")
+        >>> rest = [c for c in ALL_CARDS if c not in (ace, two)]
+        >>> state = GameState.from_piles(
+        ...     RuleSet.casual(), foundations=[[ace]], reserves=[[two]], hands=[rest[:50], rest[50:]]
+        ... )
+        >>> state.top(Pile.reserve(0)), [str(m) for m in legal_moves(state)][:2]
+        (parse_card('2H0'), ['R0-F0', 'R0-T0'])
 
         :raises InvalidStateError: if the state breaks an invariant (see :func:`validate`).
         """
@@ -490,12 +559,28 @@ class GameState:
         >>> from crapette import new_game
         >>> new_game(RuleSet.casual(), seed=1).cards(Pile.tableau(0))
         (parse_card('3C0'),)
+
+        :raises TypeError: if ``pile`` is not a :class:`Pile` (read text with :func:`parse_pile`).
         """
-        return self.piles[pile.id]
+        try:
+            return self.piles[pile.id]
+        except AttributeError:
+            raise _not_a_pile(pile) from None
 
     def top(self, pile: Pile) -> Card | None:
-        """The top card of ``pile``, or None if it is empty."""
-        cards = self.piles[pile.id]
+        """The top card of ``pile``, or None if it is empty.
+
+        >>> from crapette import new_game
+        >>> state = new_game(RuleSet.casual(), seed=1)
+        >>> state.top(Pile.reserve(0)), state.top(Pile.waste(0))
+        (parse_card('KD0'), None)
+
+        :raises TypeError: if ``pile`` is not a :class:`Pile` (read text with :func:`parse_pile`).
+        """
+        try:
+            cards = self.piles[pile.id]
+        except AttributeError:
+            raise _not_a_pile(pile) from None
         return cards[-1] if cards else None
 
     def _repr_svg_(self) -> str:
@@ -508,6 +593,42 @@ class GameState:
         from .svg import render
 
         return render(self)
+
+
+def _not_a_pile(pile: object) -> TypeError:
+    return TypeError(f"expected a Pile, got {type(pile).__name__} {pile!r} (use parse_pile to read text)")
+
+
+def _restore(
+    rules: RuleSet,
+    piles: tuple[tuple[Card, ...], ...],
+    current_player: int,
+    move_count: int,
+    drawn: bool,
+    passes: int,
+    exhausted: tuple[bool, bool],
+    played: tuple[bool, bool],
+    outcome: Outcome | None,
+) -> GameState:
+    """Unpickle a state: the fields of a valid state, with empty caches."""
+    state = object.__new__(GameState)
+    for name, value in (
+        ("rules", rules),
+        ("piles", piles),
+        ("current_player", current_player),
+        ("move_count", move_count),
+        ("drawn", drawn),
+        ("passes", passes),
+        ("exhausted", exhausted),
+        ("played", played),
+        ("_outcome", outcome),
+        ("_legal", None),
+        ("_hash", None),
+        ("_found", None),
+        ("_tabx", None),
+    ):
+        object.__setattr__(state, name, value)
+    return state
 
 
 def validate(state: GameState) -> None:
@@ -525,7 +646,12 @@ def validate(state: GameState) -> None:
 
     >>> from crapette import new_game
     >>> validate(new_game(RuleSet.classic(), seed=3))  # passes silently
+
+    :raises InvalidStateError: listing every broken invariant.
+    :raises TypeError: if ``state`` is not a :class:`GameState`.
     """
+    if not isinstance(state, GameState):
+        raise TypeError(f"validate() expects a GameState, got {type(state).__name__}")
     problems = _problems(state)
     if problems:
         raise InvalidStateError(problems)
@@ -622,6 +748,8 @@ def _problems(state: GameState) -> list[str]:
         problems.append(f"drawn is set but player {player}'s waste is empty")
     if state.drawn and state.passes:
         problems.append("drawn is set although the last move was a pass")
+    if not rules.stalemate and (any(state.exhausted) or any(state.played)):
+        problems.append("exhausted and played marks are kept only under the stalemate rule, which is off")
     for p in (0, 1):
         if state.exhausted[p] and state.played[p]:
             problems.append(f"player {p} is marked exhausted but has played a card since the turnover")

@@ -75,8 +75,8 @@ def test_flags_write_drawn_passes_exhaustion_and_played_marks() -> None:
 
 def test_flags_are_read_in_any_order() -> None:
     rest = CASUAL_1.split(" ", 4)[4]
-    a = GameState.from_position(f"casual 0 3 a1pa0 {rest}")
-    b = GameState.from_position(f"casual 0 3 pa0a1 {rest}")
+    a = GameState.from_position(f"casual(stalemate=true) 0 3 a1pa0 {rest}")
+    b = GameState.from_position(f"casual(stalemate=true) 0 3 pa0a1 {rest}")
     assert a == b
     assert a.to_position().split()[3] == "pa0a1"
 

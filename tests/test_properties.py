@@ -176,7 +176,7 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
     turnover = False
     if isinstance(move, Play):
         piles[move.target.id].append(piles[move.source.id].pop())
-        if move.source in (Pile.reserve(p), Pile.waste(p)):
+        if move.source in (Pile.reserve(p), Pile.waste(p)) and rules.stalemate:
             played[p], exhausted[p] = True, False
         if move.source is Pile.waste(p):
             drawn = False
@@ -189,7 +189,8 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
         if not piles[hand]:
             turnover = True
             piles[hand], piles[waste] = piles[waste][::-1], []
-            exhausted[p], played[p] = not played[p], False
+            if rules.stalemate:
+                exhausted[p], played[p] = not played[p], False
         card = piles[hand].pop()
         piles[waste].append(card)
         frozen = tuple(tuple(c) for c in piles)
@@ -442,8 +443,8 @@ def random_position(rules: RuleSet, rng: random.Random) -> GameState | None:
                 piles[18 + p if base != 18 else 20 + p] += spill
     player = rng.randrange(2)
     drawn = bool(piles[20 + player]) and rng.random() < 0.4
-    played = (rng.random() < 0.5, rng.random() < 0.5)
-    exhausted = tuple(not played[p] and rng.random() < 0.3 for p in (0, 1))
+    played = (rng.random() < 0.5, rng.random() < 0.5) if rules.stalemate else (False, False)
+    exhausted = tuple(not played[p] and rng.random() < 0.3 and rules.stalemate for p in (0, 1))
     limit = rules.move_limit
     count = rng.randrange(limit) if limit else rng.randrange(5000)
     passes = 0 if drawn else rng.choice([0, 0, 1])

@@ -873,12 +873,14 @@ def test_section9_classic_stalemate_when_a_turnover_marks_a_player_while_the_opp
     assert uneven.outcome == Outcome(0, EndReason.STALEMATE, (1, 0))
 
 
-def test_section9_without_the_stalemate_rule_both_marks_do_not_end_the_game() -> None:
+def test_section9_without_the_stalemate_rule_no_marks_are_kept_and_turnovers_never_end_the_game() -> None:
     rules = attrs.evolve(CLASSIC, stalemate=False)
-    after = play(_turnover(rules, exhausted=(False, True)), "draw")
-    assert after.exhausted == (True, True)
+    after = play(_turnover(rules), "draw")
+    assert after.exhausted == (False, False) and after.played == (False, False)
     assert not after.is_over
     assert not CASUAL.stalemate
+    casual = play(_turnover(CASUAL), "draw")
+    assert casual.exhausted == (False, False) and "x0" not in casual.to_position()
 
 
 # ----------------------------------------------------------------------------

@@ -148,12 +148,19 @@ def test_foreign_cards_in_personal_piles_only_where_loading_puts_them() -> None:
         ({"exhausted": (1, 0)}, "exhausted must be a pair of bools, got (1, 0)"),
         ({"played": (False, False, False)}, "played must be a pair of bools"),
         ({"drawn": True}, "drawn is set but player 0's waste is empty"),
-        ({"exhausted": (True, False), "played": (True, False)}, "player 0 is marked exhausted but has played a card since the turnover"),
+        ({"exhausted": (True, False)}, "exhausted and played marks are kept only under the stalemate rule"),
+        ({"played": (False, True)}, "exhausted and played marks are kept only under the stalemate rule"),
     ],
 )
 def test_counters_out_of_range_or_inconsistent(fields: dict[str, Any], problem: str) -> None:
     problems = problems_of(CASUAL, base_piles(), **fields)
     assert len(problems) == 1 and problems[0].startswith(problem)
+
+
+def test_a_player_cannot_be_exhausted_and_have_played_since_the_turnover() -> None:
+    rules = attrs.evolve(CASUAL, stalemate=True)
+    problems = problems_of(rules, base_piles(), exhausted=(True, False), played=(True, False))
+    assert list(problems) == ["player 0 is marked exhausted but has played a card since the turnover"]
 
 
 def test_drawn_cannot_follow_a_pass() -> None:
@@ -185,7 +192,8 @@ def test_invalid_state_error_lists_every_problem() -> None:
     with pytest.raises(InvalidStateError) as info:
         GameState(CASUAL, piles, drawn=True, exhausted=(False, True), played=(False, True))
     problems = info.value.problems
-    assert len(problems) == 6
+    assert len(problems) == 7
+    assert "exhausted and played marks are kept only under the stalemate rule, which is off" in problems
     assert "foundation F0 starts with 2H0, not an Ace" in problems
     assert any(p.startswith("card ") and "is in both" in p for p in problems)
     assert any("foundation F2 starts with" in p for p in problems)
@@ -193,7 +201,7 @@ def test_invalid_state_error_lists_every_problem() -> None:
     assert "drawn is set but player 0's waste is empty" in problems
     assert "player 1 is marked exhausted but has played a card since the turnover" in problems
     message = str(info.value)
-    assert message.startswith("invalid state (6 problems): ")
+    assert message.startswith("invalid state (7 problems): ")
     assert all(p in message for p in problems)
 
 
