@@ -47,6 +47,24 @@ _MAX_DIGITS = 30
 _OPTION_NAMES = tuple(a.name for a in attrs.fields(RuleSet))
 
 
+def check_text(text: object, caller: str, what: str, limit: int) -> str:
+    """``text``, checked to be a str of at most ``limit`` characters: the first guard of a parser of untrusted text.
+
+    >>> check_text("casual", "from_position", "invalid position", 4)
+    Traceback (most recent call last):
+    ...
+    crapette._errors.ParseError: invalid position: too long (6 characters, at most 4)
+
+    :raises TypeError: if ``text`` is not a str (the message names ``caller``).
+    :raises ParseError: if ``text`` is too long (the message starts with ``what``).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"{caller}() expects a str, got {type(text).__name__}")
+    if len(text) > limit:
+        raise ParseError(f"{what}: too long ({len(text)} characters, at most {limit})")
+    return text
+
+
 def _show(text: str, limit: int = 40) -> str:
     """``repr`` of ``text``, shortened for an error message."""
     return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
@@ -292,12 +310,7 @@ def from_position(text: str) -> GameState:
     :raises InvalidStateError: if the text describes an impossible state.
     :raises TypeError: if ``text`` is not a str.
     """
-    if not isinstance(text, str):
-        raise TypeError(f"from_position() expects a str, got {type(text).__name__}")
-    if len(text) > MAX_POSITION_LENGTH:
-        raise ParseError(
-            f"invalid position: too long ({len(text)} characters, at most {MAX_POSITION_LENGTH})"
-        )
+    check_text(text, "from_position", "invalid position", MAX_POSITION_LENGTH)
     fields = text.split()
     if len(fields) != 9:
         raise ParseError(

@@ -21,7 +21,7 @@ from ._cards import check_seed
 from ._engine import apply_move, explain_illegal, legal_moves, new_game
 from ._errors import IllegalMoveError, InvalidRulesError, ParseError
 from ._moves import Move, parse_move
-from ._position import from_position, rules_from_text, rules_to_text, to_position
+from ._position import check_text, from_position, rules_from_text, rules_to_text, to_position
 from ._rules import RuleSet
 from ._state import GameState, Outcome
 
@@ -479,12 +479,7 @@ class GameRecord:
         :raises InvalidStateError: if the start position is impossible.
         :raises TypeError: if ``text`` is not a str.
         """
-        if not isinstance(text, str):
-            raise TypeError(f"from_json() expects a str, got {type(text).__name__}")
-        if len(text) > MAX_RECORD_LENGTH:
-            raise ParseError(
-                f"invalid record JSON: too long ({len(text)} characters, at most {MAX_RECORD_LENGTH})"
-            )
+        check_text(text, "from_json", "invalid record JSON", MAX_RECORD_LENGTH)
         data = _load_json(text)
         return _from_data(cls, data)
 
@@ -557,12 +552,7 @@ class GameRecord:
         :raises InvalidStateError: if the start position is impossible.
         :raises TypeError: if ``text`` is not a str.
         """
-        if not isinstance(text, str):
-            raise TypeError(f"from_text() expects a str, got {type(text).__name__}")
-        if len(text) > MAX_RECORD_LENGTH:
-            raise ParseError(
-                f"invalid record text: too long ({len(text)} characters, at most {MAX_RECORD_LENGTH})"
-            )
+        check_text(text, "from_text", "invalid record text", MAX_RECORD_LENGTH)
         return _from_text(cls, text)
 
 

@@ -383,20 +383,22 @@ class GameState:
     def __hash__(self) -> int:
         h = self._hash
         if h is None:
-            h = hash(
-                (
-                    self.rules,
-                    self.piles,
-                    self.current_player,
-                    self.move_count,
-                    self.drawn,
-                    self.passes,
-                    self.exhausted,
-                    self.played,
-                )
-            )
+            h = hash(self._fields())
             object.__setattr__(self, "_hash", h)
         return h
+
+    def _fields(self) -> tuple[Any, ...]:
+        """The fields that make the state: what equality compares, in the order of ``__init__``."""
+        return (
+            self.rules,
+            self.piles,
+            self.current_player,
+            self.move_count,
+            self.drawn,
+            self.passes,
+            self.exhausted,
+            self.played,
+        )
 
     def __repr__(self) -> str:
         from ._position import to_position
@@ -406,20 +408,7 @@ class GameState:
     def __reduce__(self) -> tuple[Any, ...]:
         # Only the fields travel: the caches are rebuilt on demand, and a cached
         # hash would be wrong in another process (Python salts str hashes).
-        return (
-            _restore,
-            (
-                self.rules,
-                self.piles,
-                self.current_player,
-                self.move_count,
-                self.drawn,
-                self.passes,
-                self.exhausted,
-                self.played,
-                self._outcome,
-            ),
-        )
+        return (_restore, (*self._fields(), self._outcome))
 
     @classmethod
     def from_piles(

@@ -21,7 +21,7 @@ In Jupyter a :class:`~crapette.GameState` shows as this picture by itself.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
 from ._cards import Card, Colour
@@ -361,6 +361,15 @@ def _draw_depth(svg: _Svg, x: float, y: float, count: int, colour: str) -> None:
                  stroke=_EDGE, stroke_width="0.8")
 
 
+def _draw_squared(svg: _Svg, x: float, y: float, cards: Sequence[Card], pile: Pile, depth_colour: str) -> None:
+    """A squared-up pile: its depth in ``depth_colour`` under the face-up top card, or an empty slot."""
+    if cards:
+        _draw_depth(svg, x, y, len(cards) - 1, depth_colour)
+        _draw_face(svg, x, y, cards[-1], pile)
+    else:
+        _draw_empty(svg, x, y)
+
+
 def _label(svg: _Svg, x: float, y: float, text: str, anchor: str = "start") -> None:
     svg.text(x, y - 5, text, fill=_INK, font_size="11", font_weight="bold", text_anchor=anchor)
 
@@ -384,11 +393,7 @@ def _draw_shared_pile(svg: _Svg, layout: _Layout, state: GameState, pile: Pile) 
     x, y = layout.slot[pile]
     if pile.kind is PileKind.FOUNDATION:
         _label(svg, x + CARD_W / 2, y, str(pile), "middle")
-        if cards:
-            _draw_depth(svg, x, y, len(cards) - 1, _FACE)
-            _draw_face(svg, x, y, cards[-1], pile)
-        else:
-            _draw_empty(svg, x, y)
+        _draw_squared(svg, x, y, cards, pile, _FACE)
         return
     # Tableau: the label sits over the first card, on the side next to the foundations.
     left = layout.fan[pile] < 0
@@ -426,11 +431,7 @@ def _draw_player(svg: _Svg, layout: _Layout, state: GameState, player: int) -> N
     # Reserve: face down under its face-up top card.
     x, y = layout.slot[Pile.reserve(player)]
     svg.add(f'<g class="pile" data-pile="{Pile.reserve(player)}">')
-    if reserve:
-        _draw_depth(svg, x, y, len(reserve) - 1, back)
-        _draw_face(svg, x, y, reserve[-1], Pile.reserve(player))
-    else:
-        _draw_empty(svg, x, y)
+    _draw_squared(svg, x, y, reserve, Pile.reserve(player), back)
     svg.add("</g>")
     # Hand: all face down.
     x, y = layout.slot[Pile.hand(player)]
@@ -446,11 +447,7 @@ def _draw_player(svg: _Svg, layout: _Layout, state: GameState, player: int) -> N
     # Waste: face up, only the top card shows.
     x, y = layout.slot[Pile.waste(player)]
     svg.add(f'<g class="pile" data-pile="{Pile.waste(player)}">')
-    if waste:
-        _draw_depth(svg, x, y, len(waste) - 1, _FACE)
-        _draw_face(svg, x, y, waste[-1], Pile.waste(player))
-    else:
-        _draw_empty(svg, x, y)
+    _draw_squared(svg, x, y, waste, Pile.waste(player), _FACE)
     svg.add("</g>")
     _draw_nameplate(svg, layout, state, player)
 

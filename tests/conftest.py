@@ -9,32 +9,30 @@ goes to the bottom of its own deck's player's hand (or waste, or reserve: see
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Union
 
-from hypothesis import HealthCheck, reject, settings
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from crapette import (
     ALL_CARDS,
-    Build,
     Card,
     Draw,
     EndTurn,
-    FirstPlayer,
-    FoundationPlays,
     GameState,
-    InvalidRulesError,
-    LoadTarget,
     Move,
     Pass,
     RuleSet,
-    Scoring,
-    TableauSources,
-    WastePlay,
+    apply_move,
+    legal_moves,
+    new_game,
     parse_card,
+    parse_move,
 )
 from crapette._moves import PLAYS, STACKS
+from crapette.strategies import presets, rulesets
 
 settings.register_profile(
     "ci",
@@ -65,43 +63,8 @@ ALL_MOVES: tuple[Move, ...] = (
 # Strategies
 
 
-@st.composite
-def rulesets(draw: st.DrawFn) -> RuleSet:
-    """Any valid RuleSet: every option drawn independently."""
-    scoring = draw(
-        st.none()
-        | st.just(Scoring())
-        | st.builds(
-            Scoring,
-            win_bonus=st.integers(0, 50),
-            reserve_weight=st.integers(0, 3),
-            hand_weight=st.integers(0, 3),
-            waste_weight=st.integers(0, 3),
-            match_target=st.integers(1, 300),
-        )
-    )
-    try:
-        return RuleSet(
-            reserve_size=draw(st.integers(1, 48)),
-            first_player=draw(st.sampled_from(FirstPlayer)),
-            tableau_sources=draw(st.sampled_from(TableauSources)),
-            own_tableau_build=draw(st.sampled_from(Build)),
-            opponent_tableau_build=draw(st.sampled_from(Build)),
-            load_targets=draw(st.sets(st.sampled_from(LoadTarget))),
-            waste_play=draw(st.sampled_from(WastePlay)),
-            end_turn=draw(st.booleans()),
-            foundation_plays=draw(st.sampled_from(FoundationPlays)),
-            fill_empty_first=draw(st.booleans()),
-            stack_moves=draw(st.booleans()),
-            move_limit=draw(st.none() | st.integers(1, 1500)),
-            stalemate=draw(st.booleans()),
-            scoring=scoring,
-        )
-    except InvalidRulesError:
-        reject()
-
-
-any_rules = st.one_of(st.sampled_from([RuleSet.casual(), RuleSet.classic()]), rulesets())
+#: A preset or any valid RuleSet (the public strategies, so our tests exercise them too).
+any_rules = presets() | rulesets()
 seeds = st.integers(0, 2**64 - 1)
 
 
@@ -201,17 +164,33 @@ def make_state(
     )
 
 
+def play_random(state: GameState, moves: int, rng: random.Random) -> list[GameState]:
+    """``state`` and the states after each of up to ``moves`` legal moves chosen by ``rng``.
+
+    Play stops early when the game is over (it has no legal move).
+    """
+    states = [state]
+    for _ in range(moves):
+        legal = legal_moves(state)
+        if not legal:
+            break
+        state = apply_move(state, rng.choice(legal))
+        states.append(state)
+    return states
+
+
+def random_states(rules: RuleSet | str, seed: int, moves: int) -> list[GameState]:
+    """The states of a game dealt with ``seed``, played at random (choices seeded by ``seed`` too)."""
+    return play_random(new_game(rules, seed), moves, random.Random(seed))
+
+
 def moves_text(state: GameState) -> list[str]:
     """The legal moves of ``state`` in notation, in order."""
-    from crapette import legal_moves
-
     return [str(m) for m in legal_moves(state)]
 
 
 def play(state: GameState, *moves: str) -> GameState:
     """Apply moves given in notation, one after another."""
-    from crapette import apply_move, parse_move
-
     for text in moves:
         state = apply_move(state, parse_move(text))
     return state

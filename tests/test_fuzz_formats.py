@@ -12,25 +12,19 @@ import random
 from collections.abc import Callable
 from typing import TypeVar
 
+import attrs
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crapette import (
-    Build,
-    FirstPlayer,
-    FoundationPlays,
     GameRecord,
     GameState,
     InvalidRulesError,
     InvalidStateError,
-    LoadTarget,
     ParseError,
     RuleSet,
     Scoring,
-    TableauSources,
-    WastePlay,
-    apply_move,
     legal_moves,
     new_game,
     parse_card,
@@ -39,6 +33,8 @@ from crapette import (
     rules_from_text,
     rules_to_text,
 )
+from conftest import play_random
+from crapette.strategies import presets, rulesets
 
 # At least this many examples; a larger Hypothesis profile (HYPOTHESIS_PROFILE=thorough) runs more.
 _PROFILE_EXAMPLES = settings().max_examples
@@ -50,56 +46,25 @@ ROUND_TRIP = settings(
 )
 
 
-@st.composite
-def rulesets(draw: st.DrawFn) -> RuleSet:
-    """Any valid RuleSet: every option drawn independently, impossible combinations skipped."""
-    scoring = draw(
-        st.none()
-        | st.builds(
-            Scoring,
-            win_bonus=st.integers(0, 10**6),
-            reserve_weight=st.integers(0, 50),
-            hand_weight=st.integers(0, 50),
-            waste_weight=st.integers(0, 50),
-            match_target=st.integers(1, 10**6),
-        )
-    )
-    try:
-        return RuleSet(
-            reserve_size=draw(st.integers(1, 48)),
-            first_player=draw(st.sampled_from(FirstPlayer)),
-            tableau_sources=draw(st.sampled_from(TableauSources)),
-            own_tableau_build=draw(st.sampled_from(Build)),
-            opponent_tableau_build=draw(st.sampled_from(Build)),
-            load_targets=draw(st.sets(st.sampled_from(LoadTarget))),
-            waste_play=draw(st.sampled_from(WastePlay)),
-            end_turn=draw(st.booleans()),
-            foundation_plays=draw(st.sampled_from(FoundationPlays)),
-            fill_empty_first=draw(st.booleans()),
-            stack_moves=draw(st.booleans()),
-            move_limit=draw(st.none() | st.integers(1, 3000)),
-            stalemate=draw(st.booleans()),
-            scoring=scoring,
-        )
-    except InvalidRulesError:
-        assume(False)
-        raise AssertionError("unreachable") from None
-
-
 T = TypeVar("T")
 
-any_rules = st.sampled_from([RuleSet.casual(), RuleSet.classic()]) | rulesets()
-
-
-def play_random(state: GameState, moves: int, rng: random.Random) -> list[GameState]:
-    states = [state]
-    for _ in range(moves):
-        legal = legal_moves(state)
-        if not legal:
-            break
-        state = apply_move(state, rng.choice(legal))
-        states.append(state)
-    return states
+# Any valid RuleSet, with scoring numbers and move limits far larger than the
+# usual ones, so that the writers and parsers see long numbers too.
+wide_rulesets = st.builds(
+    attrs.evolve,
+    rulesets(),
+    scoring=st.none()
+    | st.builds(
+        Scoring,
+        win_bonus=st.integers(0, 10**6),
+        reserve_weight=st.integers(0, 50),
+        hand_weight=st.integers(0, 50),
+        waste_weight=st.integers(0, 50),
+        match_target=st.integers(1, 10**6),
+    ),
+    move_limit=st.none() | st.integers(1, 3000),
+)
+any_rules = presets() | wide_rulesets
 
 
 @st.composite
@@ -226,8 +191,6 @@ def sample_positions() -> list[str]:
         for seed in (1, 2):
             states = play_random(new_game(rules, seed), 300, rng)
             out += [s.to_position() for s in states[:: 60]]
-    import attrs
-
     odd = attrs.evolve(RuleSet.classic(), load_targets=["waste"], move_limit=77, scoring=None)
     out.append(play_random(new_game(odd, 9), 50, rng)[-1].to_position())
     return out

@@ -15,12 +15,11 @@ from crapette import (
     ParseError,
     RuleSet,
     Scoring,
-    apply_move,
-    legal_moves,
     new_game,
     rules_from_text,
     rules_to_text,
 )
+from conftest import random_states
 from crapette._position import _OPTION_PARSERS, MAX_POSITION_LENGTH, MAX_RULES_LENGTH
 
 CASUAL_1 = (
@@ -31,18 +30,6 @@ CASUAL_1 = (
     "3H1,4S1,3D1,9H1,TD1,QC1,6C1,3S1,3C1,8C1,JC1,KH1,QH1,AS1,2D1,7C1,JD1,2S1,9S1,2C1,4H1,AH1,AC1,8H1,TC1 "
     "W:-/-"
 )
-
-
-def random_states(rules: RuleSet | str, seed: int, moves: int) -> list[GameState]:
-    rng = random.Random(seed)
-    state = new_game(rules, seed)
-    states = [state]
-    for _ in range(moves):
-        if state.is_over:
-            break
-        state = apply_move(state, rng.choice(legal_moves(state)))
-        states.append(state)
-    return states
 
 
 # The grammar ---------------------------------------------------------------------

@@ -11,7 +11,6 @@ import pytest
 from crapette import (
     Draw,
     GameRecord,
-    GameState,
     IllegalMoveError,
     InvalidRulesError,
     InvalidStateError,
@@ -23,19 +22,8 @@ from crapette import (
     new_game,
     parse_move,
 )
+from conftest import random_states
 from crapette._record import MAX_RECORD_LENGTH, MAX_RECORD_MOVES, RECORD_FORMAT_VERSION, result_of
-
-
-def random_states(rules: RuleSet | str, seed: int, moves: int) -> list[GameState]:
-    rng = random.Random(seed)
-    state = new_game(rules, seed)
-    states = [state]
-    for _ in range(moves):
-        if state.is_over:
-            break
-        state = apply_move(state, rng.choice(legal_moves(state)))
-        states.append(state)
-    return states
 
 
 def finished_record(rules: str, seed: int) -> GameRecord:

@@ -29,6 +29,7 @@ from crapette import (
     parse_move,
     parse_pile,
 )
+from conftest import random_states
 from crapette.svg import render, render_html
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,13 +54,7 @@ OVER: GameState = make_pictures.CLASSIC_OVER
 
 def played(preset: str, seed: int, moves: int) -> GameState:
     """The state after up to ``moves`` random legal moves from a new game."""
-    state = new_game(preset, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        if state.is_over:
-            break
-        state = apply_move(state, rng.choice(legal_moves(state)))
-    return state
+    return random_states(preset, seed, moves)[-1]
 
 
 def visible_cards(state: GameState) -> list[Card]:

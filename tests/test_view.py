@@ -8,19 +8,8 @@ import random
 import attrs
 import pytest
 
-from crapette import GameState, PublicView, RuleSet, apply_move, legal_moves, new_game, view
-
-
-def random_states(rules: str, seed: int, moves: int) -> list[GameState]:
-    rng = random.Random(seed)
-    state = new_game(rules, seed)
-    states = [state]
-    for _ in range(moves):
-        if state.is_over:
-            break
-        state = apply_move(state, rng.choice(legal_moves(state)))
-        states.append(state)
-    return states
+from conftest import random_states
+from crapette import GameState, PublicView, RuleSet, legal_moves, new_game, view
 
 
 def reshuffle_hidden(state: GameState, rng: random.Random) -> GameState:

@@ -1,0 +1,556 @@
+"""Bots: computer players that choose a move from what a player can see.
+
+A bot is any object with a ``choose(state) -> Move`` method (the :class:`Bot`
+protocol). The bots here look only at the public view of the state
+(:func:`crapette.view`: the face-down cards of the reserves and hands are
+counts), never at the face-down cards themselves, and they never decide on
+their own whether a card may go somewhere: every move they consider comes from
+:func:`~crapette.legal_moves`. Where a bot needs a whole state to look ahead,
+it builds one from the view with :func:`determinize`, which deals the unseen
+cards into the face-down slots with the bot's own random generator.
+
+Every bot here is a pure function of its settings and the public view: the
+same bot asked about the same position gives the same move, however many
+games it has played before, and whatever order the face-down cards are in.
+
+>>> from crapette import new_game, legal_moves
+>>> from crapette.bots import GreedyBot, RandomBot, SearchBot
+>>> state = new_game("classic", seed=5)
+>>> bots = [RandomBot(seed=1), GreedyBot(), SearchBot(seed=1)]
+>>> all(bot.choose(state) in legal_moves(state) for bot in bots)
+True
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+from ._cards import ALL_CARDS, Card
+from ._engine import apply_move, legal_moves
+from ._moves import Draw, EndTurn, Move, MoveStack, Play
+from ._rules import LoadTarget
+from ._state import GameState, PileKind
+from ._view import PublicView, view
+
+__all__ = [
+    "Bot",
+    "GreedyBot",
+    "RandomBot",
+    "SearchBot",
+    "determinize",
+    "make_bot",
+    "BOT_NAMES",
+]
+
+_F, _T, _R, _W = PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE, PileKind.WASTE
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Anything that chooses a move: ``choose(state)`` returns one of ``legal_moves(state)``.
+
+    A bot for :func:`crapette.simulation.simulate` should also be picklable (to
+    run in other processes) and should decide from the public view only
+    (:func:`crapette.view`). Any class with a ``choose`` method will do:
+
+    >>> from crapette import legal_moves, new_game
+    >>> class FirstMoveBot:
+    ...     def choose(self, state):
+    ...         return legal_moves(state)[0]
+    >>> isinstance(FirstMoveBot(), Bot)
+    True
+    >>> str(FirstMoveBot().choose(new_game("casual", seed=1)))
+    'T1-T0'
+    """
+
+    def choose(self, state: GameState) -> Move:
+        """The move to play in ``state`` (which is not over)."""
+        ...
+
+
+def _check_seed(seed: object) -> int:
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be an int with 0 <= seed < 2**64, got {seed}")
+    return seed
+
+
+def _check_state(state: object) -> GameState:
+    if not isinstance(state, GameState):
+        raise TypeError(f"choose() expects a GameState, got {type(state).__name__}")
+    if state.is_over:
+        raise ValueError(f"the game is over ({state.outcome}): there is no move to choose")
+    return state
+
+
+def _view_key(v: PublicView) -> int:
+    """A checksum of everything the view shows, to seed a bot's generator per position."""
+    parts = [v.current_player, v.move_count, int(v.drawn), v.passes, *v.exhausted, *v.played]
+    parts += [*v.reserve_sizes, *v.hand_sizes]
+    for top in v.reserve_tops:
+        parts.append(255 if top is None else top.index)
+    for group in (v.foundations, v.tableau, v.wastes):
+        for pile in group:
+            parts.append(200 + len(pile))
+            parts.extend(card.index for card in pile)
+    data = b"".join(n.to_bytes(4, "little") for n in parts)
+    return zlib.crc32(data)
+
+
+def _rng(seed: int, v: PublicView) -> random.Random:
+    return random.Random(seed * 4294967296 + _view_key(v))
+
+
+def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
+    """A full state that shows ``v``: the unseen cards dealt into the face-down slots.
+
+    The unseen cards are the ones the view does not show (all 104 but those on
+    the foundations, the tableau, the wastes and the reserve tops). They fill
+    each reserve below its top card and each hand, shuffled by ``rng``; with
+    ``rng=None`` they go in a fixed order (cards ascending), which serves a
+    bot that only looks at moves that reveal nothing. A card goes to the other
+    player's reserve or hand only if the rules could have put it there
+    (loading), so the result is always a valid state.
+
+    The result depends only on the view and the generator: it is the same
+    whatever order the face-down cards of the real state are in.
+
+    >>> import random
+    >>> from crapette import new_game, view
+    >>> state = new_game("classic", seed=5)
+    >>> world = determinize(view(state), random.Random(0))
+    >>> view(world) == view(state)
+    True
+    >>> world.hands[0] == state.hands[0]
+    False
+
+    :raises TypeError: if ``v`` is not a :class:`~crapette.PublicView`.
+    """
+    if not isinstance(v, PublicView):
+        raise TypeError(f"determinize() expects a PublicView, got {type(v).__name__}")
+    seen: set[Card] = set()
+    for group in (v.foundations, v.tableau, v.wastes):
+        for pile in group:
+            seen.update(pile)
+    seen.update(top for top in v.reserve_tops if top is not None)
+    unseen = [card for card in ALL_CARDS if card not in seen]
+    rules = v.rules
+    foreign = {
+        _R: LoadTarget.RESERVE in rules.load_targets,
+        PileKind.HAND: LoadTarget.WASTE in rules.load_targets,
+    }
+    # Slots: (player, kind, size). Slots that may hold only the owner's deck are filled first.
+    slots = []
+    for player in (0, 1):
+        slots.append((player, _R, max(v.reserve_sizes[player] - 1, 0)))
+        slots.append((player, PileKind.HAND, v.hand_sizes[player]))
+    filled: dict[tuple[int, PileKind], list[Card]] = {}
+    pool = unseen
+    for deck in (0, 1):
+        own = [(p, k, n) for p, k, n in slots if p == deck and not foreign[k] and n]
+        if not own:
+            continue
+        cards = [c for c in pool if c.deck == deck]
+        if rng is not None:
+            rng.shuffle(cards)
+        taken = 0
+        for p, k, n in own:
+            filled[(p, k)] = cards[taken : taken + n]
+            taken += n
+        used = set(cards[:taken])
+        pool = [c for c in pool if c not in used]
+    pool = list(pool)
+    if rng is not None:
+        rng.shuffle(pool)
+    taken = 0
+    for p, k, n in slots:
+        if (p, k) not in filled:
+            filled[(p, k)] = pool[taken : taken + n]
+            taken += n
+    reserves = []
+    for player in (0, 1):
+        top = v.reserve_tops[player]
+        reserves.append(tuple(filled[(player, _R)]) + (() if top is None else (top,)))
+    hands = [tuple(filled[(player, PileKind.HAND)]) for player in (0, 1)]
+    piles = (*v.foundations, *v.tableau, *reserves, *hands, *v.wastes)
+    return GameState(
+        v.rules, piles, v.current_player, v.move_count, v.drawn, v.passes, v.exhausted, v.played
+    )
+
+
+class RandomBot:
+    """Plays a legal move chosen uniformly at random.
+
+    The choice is drawn from a generator seeded by ``seed`` and the public view
+    of the position, so it is reproducible: the same bot chooses the same move
+    in the same position, in any process and after any number of games.
+
+    >>> from crapette import new_game
+    >>> state = new_game("casual", seed=3)
+    >>> RandomBot(seed=7).choose(state) is RandomBot(seed=7).choose(state)
+    True
+    >>> RandomBot(seed=7)
+    RandomBot(seed=7)
+
+    :raises ValueError: if ``seed`` is not an int with ``0 <= seed < 2**64``.
+    """
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = _check_seed(seed)
+
+    def __repr__(self) -> str:
+        return f"RandomBot(seed={self.seed})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is RandomBot and other.seed == self.seed
+
+    def __hash__(self) -> int:
+        return hash(("RandomBot", self.seed))
+
+    def choose(self, state: GameState) -> Move:
+        """A legal move of ``state``, uniformly at random.
+
+        :raises ValueError: if the game is over.
+        """
+        v = view(_check_state(state))
+        moves = v.legal_moves
+        return moves[_rng(self.seed, v).randrange(len(moves))]
+
+
+# The greedy heuristic ---------------------------------------------------------
+
+#: Scores of the greedy heuristic, by kind of move (higher is played first).
+_FOUNDATION = 1000
+_FOUNDATION_SOURCE = {_R: 30, _W: 20, _T: 10}
+_RESERVE_TO = {_R: 540, _W: 530}
+_RESERVE_TO_TABLEAU = 500
+_WASTE_TO = {_R: 440, _W: 430}
+_WASTE_TO_TABLEAU = 400
+_TABLEAU_TO = {_R: 300, _W: 290}
+_SHUFFLE_OPENS_FOUNDATION = 350
+_SHUFFLE_OPENS_RESERVE = 340
+_SHUFFLE_OPENS_WASTE = 240
+_SHUFFLE_USELESS = -100
+_DRAW = 100
+_END_TURN = 50
+_KEEP_EMPTY = 10
+
+
+def _greedy_scores(world: GameState, moves: Sequence[Move], lookahead: bool = True) -> list[int]:
+    """The greedy heuristic's score of each move (see :class:`GreedyBot`).
+
+    Without ``lookahead`` moves between tableau piles all score as useless
+    (the fast policy of the search bot's playouts).
+    """
+    piles = world.piles
+    player = world.current_player
+    scores = []
+    legal_here: frozenset[Move] | None = None
+    for move in moves:
+        cls = move.__class__
+        if cls is Play:
+            source = move.source  # type: ignore[attr-defined]
+            target = move.target  # type: ignore[attr-defined]
+            skind, tkind = source.kind, target.kind
+            if tkind is _F:
+                scores.append(_FOUNDATION + _FOUNDATION_SOURCE[skind])
+                continue
+            keep = _KEEP_EMPTY if piles[target.id] else 0
+            if skind is _R:
+                score = _RESERVE_TO.get(tkind, _RESERVE_TO_TABLEAU + keep)
+            elif skind is _W:
+                score = _WASTE_TO.get(tkind, _WASTE_TO_TABLEAU + keep)
+            elif tkind is not _T:
+                score = _TABLEAU_TO[tkind]
+            elif not lookahead:
+                score = _SHUFFLE_USELESS
+            else:
+                if legal_here is None:
+                    legal_here = frozenset(moves)
+                score = _shuffle_score(world, move, legal_here, player)
+            scores.append(score)
+        elif cls is MoveStack:
+            if not lookahead:
+                scores.append(_SHUFFLE_USELESS)
+                continue
+            if legal_here is None:
+                legal_here = frozenset(moves)
+            scores.append(_shuffle_score(world, move, legal_here, player))
+        elif cls is Draw:
+            scores.append(_DRAW)
+        elif cls is EndTurn:
+            scores.append(_END_TURN)
+        else:
+            scores.append(0)
+    return scores
+
+
+def _shuffle_score(world: GameState, move: Move, before: frozenset[Move], player: int) -> int:
+    """Score a move between tableau piles by what it opens up for the next move.
+
+    Such a move reveals no hidden card, so looking at the state after it is fair.
+    """
+    after = apply_move(world, move)
+    if after.current_player != player or after.is_over:
+        return _SHUFFLE_USELESS
+    best = _SHUFFLE_USELESS
+    for new in legal_moves(after):
+        if new in before or new.__class__ is not Play:
+            continue
+        skind = new.source.kind
+        if new.target.kind is _F:
+            return _SHUFFLE_OPENS_FOUNDATION
+        if skind is _R:
+            best = max(best, _SHUFFLE_OPENS_RESERVE)
+        elif skind is _W:
+            best = max(best, _SHUFFLE_OPENS_WASTE)
+    return best
+
+
+def _fast_move(world: GameState) -> Move:
+    moves = legal_moves(world)
+    if len(moves) == 1:
+        return moves[0]
+    scores = _greedy_scores(world, moves, lookahead=False)
+    best = max(scores)
+    return moves[scores.index(best)]
+
+
+class GreedyBot:
+    """Plays the move its fixed heuristic scores highest; the first such in legal order on a tie.
+
+    The heuristic, from the highest score to the lowest:
+
+    1. Foundation plays (1000): from the reserve first, then the waste, then
+       the tableau. They rid the player of a card for good.
+    2. Plays from the reserve (500-540): onto the opponent's reserve, then
+       onto the opponent's waste (loading the opponent is worth more than
+       placing the card), then onto a tableau pile, a non-empty one before an
+       empty one (empty piles are kept for later).
+    3. Plays from the waste (400-440; under the classic rules only the card
+       just drawn may be played from there): loading first, then the
+       tableau, in the same order.
+    4. Loading the opponent from the tableau (290-300): onto the reserve,
+       then onto the waste.
+    5. Moves between tableau piles (single cards and stacks) only when they
+       open something: the next position has a new foundation play (350), a
+       new play from the reserve (340) or from the waste (240). Otherwise they
+       score -100, below drawing, so the bot never shuffles cards back and
+       forth.
+    6. Draw (100): only when no useful move remains.
+    7. End turn (50), then Pass.
+
+    The bot asks :func:`~crapette.legal_moves` for everything; to score a move
+    between tableau piles it applies the move to a state built from the
+    public view (such a move uncovers no face-down card) and compares the
+    legal moves before and after.
+
+    >>> from crapette import legal_moves, new_game
+    >>> state = new_game("classic", seed=1)
+    >>> [str(m) for m in legal_moves(state)]
+    ['R0-T5', 'T7-T1', 'draw']
+    >>> GreedyBot().choose(state)
+    parse_move('R0-T5')
+    """
+
+    name = "greedy"
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is GreedyBot
+
+    def __hash__(self) -> int:
+        return hash("GreedyBot")
+
+    def choose(self, state: GameState) -> Move:
+        """The legal move of ``state`` that the heuristic scores highest.
+
+        :raises ValueError: if the game is over.
+        """
+        v = view(_check_state(state))
+        moves = v.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        world = determinize(v)
+        scores = _greedy_scores(world, moves)
+        return moves[scores.index(max(scores))]
+
+
+# Search -------------------------------------------------------------------------
+
+#: Moves a playout may make after the move it tests (a safety net: turns end long before).
+_HORIZON = 200
+_WIN = 10_000
+#: A move between tableau piles that opens nothing must beat the others by this much on average
+#: (in cards), so that sampling noise cannot make the bot move a card to and fro.
+_PREFER_USEFUL = 0.5
+#: The greedy score breaks ties between moves whose playouts come out equal.
+_TIE_BREAK = 1e-6
+#: The value of a reserve top card that the player to move can play at once.
+_RESERVE_READY = 1.0
+
+
+def _penalty(piles: tuple[tuple[Card, ...], ...], player: int) -> int:
+    return 2 * len(piles[16 + player]) + len(piles[18 + player]) + len(piles[20 + player])
+
+
+def _evaluate(state: GameState, player: int) -> float:
+    """How good ``state`` is for ``player``: the opponent's weighted cards left minus the player's.
+
+    Reserve cards count double, as in the classic scoring; a finished game is
+    worth a large bonus or malus; a reserve card the player can play at once
+    is worth one card.
+    """
+    outcome = state.outcome
+    if outcome is not None:
+        if outcome.winner is None:
+            return 0.0
+        return float(_WIN if outcome.winner == player else -_WIN)
+    piles = state.piles
+    value = float(_penalty(piles, 1 - player) - _penalty(piles, player))
+    if state.current_player == player:
+        # The player is to move: a reserve card that can be played next is as good as gone.
+        reserve = 16 + player
+        for move in legal_moves(state):
+            if move.__class__ is Play and move.source.id == reserve:
+                return value + _RESERVE_READY
+    return value
+
+
+def _playout(world: GameState, player: int) -> float:
+    """Play on greedily to the end of the opponent's next turn, then evaluate for ``player``."""
+    state = world
+    turns_left = 2 if state.current_player == player else 1
+    last = state.current_player
+    for _ in range(_HORIZON):
+        if state.is_over:
+            break
+        state = apply_move(state, _fast_move(state))
+        if state.current_player != last:
+            last = state.current_player
+            turns_left -= 1
+            if turns_left == 0:
+                break
+    return _evaluate(state, player)
+
+
+class SearchBot:
+    """Looks ahead by playing out each legal move in sampled worlds, and plays the best on average.
+
+    The bot cannot see the face-down cards, so it samples: it deals the unseen
+    cards at random into the face-down slots (:func:`determinize`), several
+    times, with its own generator. In each such world it tries every legal
+    move, then plays on for both sides with the :class:`GreedyBot` heuristic
+    (less its look-ahead: moves between tableau piles are left out, which
+    keeps a playout fast) until the end of the opponent's next turn, so it
+    sees what its move leaves the opponent. It scores the result: the
+    opponent's cards left minus its own, reserve cards counting double, one
+    card more if its reserve top can be played at once, and a large bonus or
+    malus if the game has ended. Every move is tried in the same worlds; the
+    best average wins. A move between tableau piles that the greedy heuristic
+    finds useless must win by half a card, so that sampling noise cannot make
+    the bot move a card to and fro; exact ties go to the move the greedy
+    heuristic prefers. When every legal move is a foundation play, the bot
+    plays the greedy choice without sampling.
+
+    ``budget`` is the number of playouts per decision, shared among the legal
+    moves (at least one world each): a count, not a time, so the bot plays the
+    same on any machine. With the default, a decision takes a few
+    milliseconds on average and well under a second at worst. A position
+    with a single legal move costs nothing.
+
+    >>> from crapette import new_game
+    >>> bot = SearchBot(seed=3, budget=24)
+    >>> state = new_game("classic", seed=5)
+    >>> bot.choose(state) is SearchBot(seed=3, budget=24).choose(state)
+    True
+    >>> bot
+    SearchBot(seed=3, budget=24)
+
+    :raises ValueError: if ``seed`` is out of range or ``budget`` is not a positive int.
+    """
+
+    name = "search"
+
+    #: The default number of playouts per decision.
+    DEFAULT_BUDGET = 200
+
+    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET) -> None:
+        self.seed = _check_seed(seed)
+        if not isinstance(budget, int) or isinstance(budget, bool):
+            raise TypeError(f"budget must be an int, got {type(budget).__name__}")
+        if budget < 1:
+            raise ValueError(f"budget must be at least 1 playout, got {budget}")
+        self.budget = budget
+
+    def __repr__(self) -> str:
+        return f"SearchBot(seed={self.seed}, budget={self.budget})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is SearchBot and (other.seed, other.budget) == (self.seed, self.budget)
+
+    def __hash__(self) -> int:
+        return hash(("SearchBot", self.seed, self.budget))
+
+    def choose(self, state: GameState) -> Move:
+        """The legal move of ``state`` with the best average playout.
+
+        :raises ValueError: if the game is over.
+        """
+        v = view(_check_state(state))
+        moves = v.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        greedy = _greedy_scores(determinize(v), moves)
+        if min(greedy) >= _FOUNDATION:
+            # Only foundation plays (compulsory moves): the greedy order among them will do.
+            return moves[greedy.index(max(greedy))]
+        rng = _rng(self.seed, v)
+        player = v.current_player
+        samples = max(1, self.budget // len(moves))
+        totals = [0.0] * len(moves)
+        for _ in range(samples):
+            world = determinize(v, rng)
+            for i, move in enumerate(moves):
+                totals[i] += _playout(apply_move(world, move), player)
+        values = [
+            total / samples + (_PREFER_USEFUL if score >= 0 else 0.0) + score * _TIE_BREAK
+            for total, score in zip(totals, greedy)
+        ]
+        return moves[values.index(max(values))]
+
+
+#: The names :func:`make_bot` knows.
+BOT_NAMES = ("random", "greedy", "search")
+
+
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A bot by name: ``"random"``, ``"greedy"`` or ``"search"`` (any case), seeded by ``seed``.
+
+    >>> make_bot("search", seed=2)
+    SearchBot(seed=2, budget=200)
+    >>> make_bot("chess")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown bot 'chess': expected one of random, greedy, search
+
+    :raises ValueError: if there is no bot of that name.
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"a bot name must be a str, got {type(name).__name__}")
+    key = name.strip().lower()
+    if key == "random":
+        return RandomBot(seed=seed)
+    if key == "greedy":
+        return GreedyBot()
+    if key == "search":
+        return SearchBot(seed=seed)
+    raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")

@@ -1,0 +1,589 @@
+"""Play many games between two bots and report the results, serially or on any executor.
+
+:func:`simulate` plays ``games`` games between two bots, swapping seats every
+game, and returns a :class:`SimulationReport`. The results depend only on the
+arguments: the same call gives an equal report whether it runs in this
+process, on a :class:`concurrent.futures.ProcessPoolExecutor`, or on a Dask or
+Ray cluster through an executor (any object with a
+``submit(fn, *args) -> future`` method whose futures have ``result()``).
+
+>>> from crapette.bots import GreedyBot, RandomBot
+>>> report = simulate("classic", bots=(GreedyBot(), RandomBot(seed=1)), games=4, seed=10)
+>>> report.wins, report.draws
+((4, 0), 0)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import copy
+import importlib
+import math
+import statistics
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+
+import attrs
+
+from ._engine import apply_move, new_game
+from ._errors import IllegalMoveError
+from ._moves import Move
+from ._position import rules_to_text
+from ._rules import RuleSet
+from ._state import EndReason, Outcome, settle
+
+__all__ = [
+    "DEFAULT_MAX_MOVES",
+    "Executor",
+    "GameResult",
+    "SimulationReport",
+    "play_game",
+    "simulate",
+    "wilson_interval",
+]
+
+#: The move cap of every simulated game unless ``max_moves`` says otherwise.
+DEFAULT_MAX_MOVES = 5000
+
+_MAX_SEED = 2**64
+
+
+class Executor(Protocol):
+    """What :func:`simulate` needs of an executor: ``submit(fn, *args)`` returning a future.
+
+    :class:`concurrent.futures.ProcessPoolExecutor`, Dask's
+    ``distributed.Client(...).get_executor()`` and the Ray adapter in the docs
+    all qualify.
+    """
+
+    def submit(self, fn: Any, /, *args: Any) -> Any:
+        """Schedule ``fn(*args)``; return a future whose ``result()`` gives its value."""
+        ...
+
+
+@attrs.frozen
+class GameResult:
+    """How one simulated game went.
+
+    Bots are numbered as in the ``bots`` argument of :func:`simulate` (0 and 1);
+    players as in the game (0 and 1).
+
+    >>> from crapette.bots import GreedyBot
+    >>> result = play_game("classic", (GreedyBot(), GreedyBot()), deal=3)
+    >>> result.seats, result.winner in (0, 1, None), result.moves > 0
+    ((0, 1), True, True)
+    """
+
+    #: The game's number in the simulation (0 for :func:`play_game`).
+    index: int
+    #: The seed the game was dealt from (:func:`crapette.new_game`).
+    deal: int
+    #: ``seats[player]`` is the bot that played as that player.
+    seats: tuple[int, int]
+    #: The player who moved first.
+    first_player: int
+    #: The bot that won, or None for a game without a winner.
+    winner: int | None
+    #: Why the game ended. A game stopped by the move cap ends with ``EndReason.MOVE_LIMIT``.
+    reason: EndReason
+    #: True if the game was stopped by the simulation's move cap (not by the rules).
+    capped: bool
+    #: Moves played.
+    moves: int
+    #: Points scored by each bot (in bot order), or None under rules without scoring.
+    points: tuple[int, int] | None
+
+    @property
+    def first_bot(self) -> int:
+        """The bot that moved first."""
+        return self.seats[self.first_player]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as a JSON-ready dict.
+
+        >>> from crapette.bots import GreedyBot
+        >>> play_game("casual", (GreedyBot(), GreedyBot()), deal=2).to_dict()["seats"]
+        [0, 1]
+        """
+        return {
+            "index": self.index,
+            "deal": self.deal,
+            "seats": list(self.seats),
+            "first_player": self.first_player,
+            "winner": self.winner,
+            "reason": self.reason.value,
+            "capped": self.capped,
+            "moves": self.moves,
+            "points": None if self.points is None else list(self.points),
+        }
+
+
+def _rate(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+@attrs.frozen
+class SimulationReport:
+    """The results of :func:`simulate`: the arguments, and every game's :class:`GameResult`.
+
+    The totals are properties computed from the games. Two reports are equal
+    when the arguments and every game are equal.
+
+    >>> from crapette.bots import GreedyBot, RandomBot
+    >>> report = simulate("casual", bots=(GreedyBot(), RandomBot(seed=2)), games=2, seed=0)
+    >>> report.games, len(report.lengths), report.points is None
+    (2, 2, True)
+    >>> sum(report.wins) + report.draws
+    2
+    """
+
+    #: The rules every game was played under.
+    rules: RuleSet
+    #: The two bots, described by their ``repr``.
+    bots: tuple[str, str]
+    #: The seed the deals were derived from.
+    seed: int
+    #: The move cap of every game.
+    max_moves: int
+    #: Every game, in order.
+    results: tuple[GameResult, ...]
+
+    @property
+    def games(self) -> int:
+        """The number of games played."""
+        return len(self.results)
+
+    @property
+    def wins(self) -> tuple[int, int]:
+        """Games won by each bot, in the order the bots were given."""
+        counts = [0, 0]
+        for r in self.results:
+            if r.winner is not None:
+                counts[r.winner] += 1
+        return (counts[0], counts[1])
+
+    @property
+    def draws(self) -> int:
+        """Games without a winner (any reason)."""
+        return sum(1 for r in self.results if r.winner is None)
+
+    def _reason(self, reason: EndReason) -> int:
+        return sum(1 for r in self.results if r.reason is reason and not r.capped)
+
+    @property
+    def emptied(self) -> int:
+        """Games won by a player emptying reserve, hand and waste."""
+        return self._reason(EndReason.EMPTIED)
+
+    @property
+    def stalemates(self) -> int:
+        """Games ended by the classic stalemate rule (both players exhausted)."""
+        return self._reason(EndReason.STALEMATE)
+
+    @property
+    def blocked(self) -> int:
+        """Games ended by two passes in a row (ruling R6)."""
+        return self._reason(EndReason.BLOCKED)
+
+    @property
+    def move_limits(self) -> int:
+        """Games ended by the rules' own move limit."""
+        return self._reason(EndReason.MOVE_LIMIT)
+
+    @property
+    def capped(self) -> int:
+        """Games stopped by the simulation's move cap."""
+        return sum(1 for r in self.results if r.capped)
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        """The number of moves of each game, in game order."""
+        return tuple(r.moves for r in self.results)
+
+    @property
+    def mean_length(self) -> float:
+        """The mean number of moves per game."""
+        return statistics.fmean(self.lengths) if self.results else 0.0
+
+    @property
+    def seat_wins(self) -> tuple[int, int]:
+        """Games won by player 0 and by player 1, whichever bot sat there."""
+        counts = [0, 0]
+        for r in self.results:
+            if r.winner is not None:
+                counts[r.seats.index(r.winner)] += 1
+        return (counts[0], counts[1])
+
+    @property
+    def first_mover_wins(self) -> int:
+        """Games won by the player who moved first."""
+        return sum(1 for r in self.results if r.winner is not None and r.winner == r.first_bot)
+
+    @property
+    def first_mover_win_rate(self) -> float:
+        """The share of the games with a winner that the first mover won (0.5: no advantage)."""
+        return _rate(self.first_mover_wins, self.games - self.draws)
+
+    @property
+    def points(self) -> tuple[int, int] | None:
+        """Points scored by each bot over all games, or None under rules without scoring."""
+        if self.rules.scoring is None:
+            return None
+        totals = [0, 0]
+        for r in self.results:
+            if r.points is not None:
+                totals[0] += r.points[0]
+                totals[1] += r.points[1]
+        return (totals[0], totals[1])
+
+    def win_rate(self, bot: int) -> float:
+        """The share of all games that ``bot`` (0 or 1) won.
+
+        :raises ValueError: if ``bot`` is not 0 or 1.
+        """
+        if bot not in (0, 1):
+            raise ValueError(f"bot must be 0 or 1, got {bot!r}")
+        return _rate(self.wins[bot], self.games)
+
+    def to_dict(self, *, games: bool = False) -> dict[str, Any]:
+        """The report as a JSON-ready dict; with ``games=True`` it lists every game too.
+
+        >>> from crapette.bots import GreedyBot, RandomBot
+        >>> d = simulate("classic", bots=(GreedyBot(), RandomBot()), games=2).to_dict()
+        >>> d["wins"], d["bots"]
+        ([2, 0], ['GreedyBot()', 'RandomBot(seed=0)'])
+        """
+        lengths = self.lengths
+        data: dict[str, Any] = {
+            "rules": rules_to_text(self.rules),
+            "bots": list(self.bots),
+            "games": self.games,
+            "seed": self.seed,
+            "max_moves": self.max_moves,
+            "wins": list(self.wins),
+            "draws": self.draws,
+            "win_rates": [self.win_rate(0), self.win_rate(1)],
+            "win_rate_intervals": [list(wilson_interval(w, self.games)) for w in self.wins],
+            "points": None if self.points is None else list(self.points),
+            "endings": {
+                "emptied": self.emptied,
+                "stalemate": self.stalemates,
+                "blocked": self.blocked,
+                "move_limit": self.move_limits,
+                "capped": self.capped,
+            },
+            "lengths": {
+                "mean": self.mean_length,
+                "median": statistics.median(lengths) if lengths else 0,
+                "min": min(lengths, default=0),
+                "max": max(lengths, default=0),
+            },
+            "seat_wins": list(self.seat_wins),
+            "first_mover_wins": self.first_mover_wins,
+            "first_mover_win_rate": self.first_mover_win_rate,
+        }
+        if games:
+            data["results"] = [r.to_dict() for r in self.results]
+        return data
+
+    def summary(self) -> str:
+        """A table of the results, for people.
+
+        >>> from crapette.bots import GreedyBot, RandomBot
+        >>> print(simulate("classic", bots=(GreedyBot(), RandomBot()), games=2).summary())
+        classic, 2 games from seed 0 (seats swapped every game, at most 5000 moves a game)
+        bot                 wins  win rate   95% interval    points
+        GreedyBot()            2    100.0%   34.2%-100.0%        ...
+        RandomBot(seed=0)      0      0.0%     0.0%-65.8%         0
+        draws 0; endings: emptied 2, stalemate 0, blocked 0, move limit 0, capped 0
+        game length: mean ..., median ..., min ..., max ... moves
+        the first mover won ... of 2 games with a winner (...%)
+        """
+        width = max(18, *(len(b) for b in self.bots))
+        lines = [
+            f"{rules_to_text(self.rules)}, {self.games} games from seed {self.seed} "
+            f"(seats swapped every game, at most {self.max_moves} moves a game)",
+            f"{'bot':<{width}} {'wins':>5}  {'win rate':>8}  {'95% interval':>13}  {'points':>8}",
+        ]
+        points = self.points
+        for i, name in enumerate(self.bots):
+            low, high = wilson_interval(self.wins[i], self.games)
+            pts = "-" if points is None else str(points[i])
+            lines.append(
+                f"{name:<{width}} {self.wins[i]:>5}  {self.win_rate(i):>8.1%}  "
+                f"{f'{low:.1%}-{high:.1%}':>13}  {pts:>8}"
+            )
+        lengths = self.lengths
+        lines.append(
+            f"draws {self.draws}; endings: emptied {self.emptied}, stalemate {self.stalemates}, "
+            f"blocked {self.blocked}, move limit {self.move_limits}, capped {self.capped}"
+        )
+        if lengths:
+            lines.append(
+                f"game length: mean {self.mean_length:.1f}, median {statistics.median(lengths):g}, "
+                f"min {min(lengths)}, max {max(lengths)} moves"
+            )
+        decided = self.games - self.draws
+        lines.append(
+            f"the first mover won {self.first_mover_wins} of {decided} games with a winner "
+            f"({self.first_mover_win_rate:.1%})"
+        )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.summary()
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a rate: 95% confidence by default.
+
+    Unlike the usual normal approximation it stays inside 0-1 and is not empty
+    at 0% or 100%, so it suits win rates near the extremes.
+
+    >>> low, high = wilson_interval(40, 40)
+    >>> round(low, 3), high
+    (0.912, 1.0)
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    rate = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (rate + z * z / (2 * trials)) / denominator
+    spread = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - spread), min(1.0, centre + spread))
+
+
+def _bot_name(bot: object) -> str:
+    return repr(bot)
+
+
+def _points(outcome: Outcome, seats: tuple[int, int]) -> tuple[int, int] | None:
+    if outcome.scores is None:
+        return None
+    points = [0, 0]
+    for player in (0, 1):
+        points[seats[player]] += outcome.scores[player]
+    return (points[0], points[1])
+
+
+def _play(
+    rules: RuleSet, bots: Sequence[Any], index: int, deal: int, seats: tuple[int, int], max_moves: int
+) -> GameResult:
+    state = new_game(rules, deal)
+    first = state.current_player
+    while state.outcome is None and state.move_count < max_moves:
+        player = state.current_player
+        bot = bots[seats[player]]
+        move = bot.choose(state)
+        if not isinstance(move, Move):
+            raise TypeError(
+                f"{_bot_name(bot)}.choose() returned {move!r}, not a Move "
+                f"(game {index}, deal {deal}, move {state.move_count})"
+            )
+        try:
+            state = apply_move(state, move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(
+                f"{_bot_name(bot)} as player {player} chose an illegal move in game {index} "
+                f"(deal {deal}) at move {state.move_count}: {exc}"
+            ) from None
+    outcome = state.outcome
+    capped = outcome is None
+    if outcome is None:
+        outcome = settle(rules, state.piles, EndReason.MOVE_LIMIT)
+    winner = None if outcome.winner is None else seats[outcome.winner]
+    return GameResult(
+        index=index,
+        deal=deal,
+        seats=seats,
+        first_player=first,
+        winner=winner,
+        reason=outcome.reason,
+        capped=capped,
+        moves=state.move_count,
+        points=_points(outcome, seats),
+    )
+
+
+def _play_chunk(
+    rules: RuleSet, bots: tuple[Any, Any], tasks: Sequence[tuple[int, int, tuple[int, int]]], max_moves: int
+) -> list[GameResult]:
+    # Every game starts from a fresh copy of the bots, so a bot that keeps state
+    # gives the same results however the games are split among workers.
+    return [_play(rules, copy.deepcopy(bots), i, deal, seats, max_moves) for i, deal, seats in tasks]
+
+
+def _check_rules(rules: object) -> RuleSet:
+    if isinstance(rules, str):
+        return RuleSet.from_name(rules)
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
+    return rules
+
+
+def _check_int(name: str, value: object, low: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return value
+
+
+def _check_bots(bots: object) -> tuple[Any, Any]:
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) != 2:
+        raise TypeError(f"bots must be a pair of bots (a, b), got {bots!r}")
+    for bot in bots:
+        if not callable(getattr(bot, "choose", None)):
+            raise TypeError(f"a bot needs a choose(state) method, got {bot!r}")
+    return (bots[0], bots[1])
+
+
+def play_game(
+    rules: RuleSet | str,
+    bots: Sequence[Any],
+    *,
+    deal: int = 0,
+    max_moves: int = DEFAULT_MAX_MOVES,
+) -> GameResult:
+    """Play one game dealt from ``deal``: ``bots[0]`` as player 0, ``bots[1]`` as player 1.
+
+    The game stops after ``max_moves`` moves if the rules have not ended it;
+    it is then settled as if the rules' move limit had been reached (a draw
+    without scoring; the lower penalty wins with it) and marked ``capped``.
+
+    >>> from crapette.bots import GreedyBot, RandomBot
+    >>> result = play_game("classic", (GreedyBot(), RandomBot()), deal=1)
+    >>> result.winner, result.reason
+    (0, EndReason.EMPTIED)
+
+    :raises IllegalMoveError: if a bot chooses an illegal move.
+    :raises TypeError: if a bot's ``choose`` returns something that is not a Move.
+    """
+    rules = _check_rules(rules)
+    pair = _check_bots(bots)
+    if not isinstance(deal, int) or isinstance(deal, bool) or not 0 <= deal < _MAX_SEED:
+        raise ValueError(f"deal must be an int with 0 <= deal < 2**64, got {deal!r}")
+    _check_int("max_moves", max_moves, 1)
+    return _play(rules, pair, 0, deal, (0, 1), max_moves)
+
+
+def _tasks(games: int, seed: int) -> list[tuple[int, int, tuple[int, int]]]:
+    return [(i, seed + i // 2, (0, 1) if i % 2 == 0 else (1, 0)) for i in range(games)]
+
+
+def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def simulate(
+    rules: RuleSet | str,
+    bots: Sequence[Any],
+    games: int = 100,
+    seed: int = 0,
+    executor: Executor | None = None,
+    progress: bool = False,
+    *,
+    max_moves: int = DEFAULT_MAX_MOVES,
+) -> SimulationReport:
+    """Play ``games`` games between ``bots = (a, b)`` and report the results.
+
+    Game ``i`` is dealt from seed ``seed + i // 2`` (:func:`crapette.new_game`),
+    so every deal is played twice, once with each bot as player 0: ``a`` is
+    player 0 in the even games, ``b`` in the odd ones. Every game starts with a
+    fresh copy of each bot.
+
+    Every game is capped at ``max_moves`` moves (5000 by default; the rules'
+    own ``move_limit`` applies too when it is lower), so a simulation always
+    ends, even between bots that would move cards to and fro forever. A
+    capped game is settled as if the rules' move limit had been reached: a
+    draw without scoring, else the lower penalty wins (RULES.md section 11);
+    the report counts such games as ``capped``.
+
+    ``executor`` runs the games elsewhere: any object with
+    ``submit(fn, *args)`` returning a future, e.g. a
+    :class:`concurrent.futures.ProcessPoolExecutor` or a Dask client's
+    ``get_executor()``. The bots must then be picklable. The report is the
+    same as without it. ``progress=True`` shows a progress bar on stderr (it
+    needs tqdm: ``pip install crapette[cli]``); otherwise nothing is printed.
+
+    >>> from crapette.bots import GreedyBot, RandomBot
+    >>> report = simulate("classic", (GreedyBot(), RandomBot(seed=3)), games=6, seed=42)
+    >>> report.wins, report.seat_wins, [r.deal for r in report.results]
+    ((5, 1), (2, 4), [42, 42, 43, 43, 44, 44])
+
+    :raises TypeError: if ``bots`` is not a pair of objects with a ``choose`` method,
+        or an argument has the wrong type.
+    :raises ValueError: if ``games`` or ``max_moves`` is below 1, or the seeds leave
+        ``0 <= seed < 2**64``.
+    :raises InvalidRulesError: if ``rules`` names no preset.
+    :raises IllegalMoveError: if a bot chooses an illegal move.
+    :raises ImportError: if ``progress`` is true and tqdm is not installed.
+    """
+    rules = _check_rules(rules)
+    pair = _check_bots(bots)
+    _check_int("games", games, 1)
+    _check_int("seed", seed, 0)
+    _check_int("max_moves", max_moves, 1)
+    if seed + (games - 1) // 2 >= _MAX_SEED:
+        raise ValueError(f"the deal seeds {seed} to {seed + (games - 1) // 2} must stay below 2**64")
+    if executor is not None and not callable(getattr(executor, "submit", None)):
+        raise TypeError(f"executor must have a submit(fn, *args) method, got {executor!r}")
+    bar = _progress_bar(games) if progress else None
+    tasks = _tasks(games, seed)
+    results: list[GameResult] = []
+    try:
+        if executor is None:
+            for task in tasks:
+                results.extend(_play_chunk(rules, pair, [task], max_moves))
+                if bar is not None:
+                    bar.update(1)
+        else:
+            size = max(1, min(25, games // 64))
+            futures = [
+                executor.submit(_play_chunk, rules, pair, chunk, max_moves)
+                for chunk in _chunks(tasks, size)
+            ]
+            try:
+                for future in _completed(futures):
+                    chunk_results = future.result()
+                    results.extend(chunk_results)
+                    if bar is not None:
+                        bar.update(len(chunk_results))
+            except BaseException:
+                for future in futures:
+                    cancel = getattr(future, "cancel", None)
+                    if cancel is not None:
+                        cancel()
+                raise
+    finally:
+        if bar is not None:
+            bar.close()
+    results.sort(key=lambda r: r.index)
+    return SimulationReport(
+        rules=rules,
+        bots=(_bot_name(pair[0]), _bot_name(pair[1])),
+        seed=seed,
+        max_moves=max_moves,
+        results=tuple(results),
+    )
+
+
+def _completed(futures: list[Any]) -> Iterator[Any]:
+    """The futures as they finish when they are standard futures, else in order."""
+    if all(isinstance(f, concurrent.futures.Future) for f in futures):
+        yield from concurrent.futures.as_completed(futures)
+    else:
+        yield from futures
+
+
+def _progress_bar(total: int) -> Any:
+    try:
+        tqdm = importlib.import_module("tqdm").tqdm
+    except ImportError:
+        raise ImportError(
+            "the progress bar needs tqdm: pip install 'crapette[cli]' (or pip install tqdm)"
+        ) from None
+    return tqdm(total=total, unit="game", desc="simulating", leave=False)

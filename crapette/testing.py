@@ -1,0 +1,506 @@
+"""Check that the engine keeps its invariants under any rule set: :func:`check_ruleset` and :func:`check_state`.
+
+This module needs nothing beyond crapette itself. It is how crapette's own
+test suite checks every preset and random combinations of options, and how a
+user checks a variant of their own in one call:
+
+>>> import attrs
+>>> from crapette import RuleSet
+>>> my_rules = attrs.evolve(RuleSet.classic(), stack_moves=False, move_limit=300)
+>>> check_ruleset(my_rules, games=2, max_moves=100)
+CheckSummary(games=2, moves=200, finished=0)
+
+The invariants, each with the name that :attr:`InvariantViolation.invariant`
+gives when it breaks:
+
+================================  ==========================================================
+``card-count``                    the piles hold the 104 cards, each exactly once
+``foundations-ordered``           every foundation is an Ace, then the same suit upwards
+``validate``                      :func:`~crapette.validate` accepts the state
+``game-over``                     :attr:`~crapette.GameState.is_over`, an
+                                  :attr:`~crapette.GameState.outcome` and an empty
+                                  :func:`~crapette.legal_moves` go together; an outcome's
+                                  winner and scores make sense; Pass is only ever the one
+                                  legal move
+``position-round-trip``           :meth:`~crapette.GameState.from_position` reads
+                                  :meth:`~crapette.GameState.to_position` back to an
+                                  equal state, with the same hash and the same legal moves
+``legal-move-applies``            every legal move applies, adds one to the move count, and
+                                  :func:`~crapette.explain_illegal` finds nothing wrong with it
+``illegal-move-refused``          moves that are not legal (a sample of them) raise
+                                  :class:`~crapette.IllegalMoveError`, and
+                                  :func:`~crapette.explain_illegal` says why
+``immutability``                  neither a legal nor a refused move changes the state it
+                                  was applied to
+================================  ==========================================================
+
+Every legal move of a state is applied, not only the one played, and the
+state it leads to is checked at once for the first two invariants, so an
+engine that corrupts a state is caught on the move that did it.
+
+.. versionadded:: 0.1.0
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from . import _engine
+from ._cards import ALL_CARDS, check_seed
+from ._errors import IllegalMoveError, InvalidStateError
+from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
+from ._rules import RuleSet
+from ._state import ALL_PILES, EndReason, GameState, validate
+
+__all__ = ["check_ruleset", "check_state", "InvariantViolation", "CheckSummary"]
+
+_ALL_PLAYS: tuple[Play, ...] = tuple(p for row in PLAYS for p in row if p is not None)
+_ALL_STACKS: tuple[MoveStack, ...] = tuple(STACKS.values())
+_SINGLETONS: tuple[Move, ...] = (DRAW, END_TURN, PASS)
+
+
+class InvariantViolation(AssertionError):
+    """An invariant of the game that the engine broke, with what it takes to reproduce it.
+
+    An :class:`AssertionError`, so a test framework reports it as a failed
+    check. The message names the invariant and the first violation found,
+    and gives the position string of the state in which it was found.
+
+    >>> from crapette import new_game
+    >>> error = InvariantViolation(
+    ...     "card-count", "card 5H0 is missing", state=new_game("casual", seed=3), seed=3
+    ... )
+    >>> error.invariant, error.seed, error.position[:15]
+    ('card-count', 3, 'casual 0 0 - F:')
+    >>> print(str(error).splitlines()[0])
+    invariant 'card-count' broken: card 5H0 is missing
+
+    .. attribute:: invariant
+       :type: str
+
+       Which invariant broke: one of the names listed in :mod:`crapette.testing`.
+
+    .. attribute:: detail
+       :type: str
+
+       What exactly was wrong.
+
+    .. attribute:: position
+       :type: str | None
+
+       The position string of the state in which the violation was found
+       (read it back with :meth:`~crapette.GameState.from_position`), or None
+       if the state cannot even be written.
+
+    .. attribute:: move
+       :type: crapette.Move | None
+
+       The move that exposed the violation when applied to that state, or None
+       if the state itself is at fault.
+
+    .. attribute:: seed
+       :type: int | None
+
+       The seed of the game (:func:`~crapette.new_game`) in which it was found,
+       if known.
+
+    .. attribute:: moves
+       :type: tuple[crapette.Move, ...]
+
+       The moves played from the deal to the state: ``new_game(rules, seed)``
+       followed by these moves reaches it again.
+    """
+
+    invariant: str
+    detail: str
+    position: str | None
+    move: Move | None
+    seed: int | None
+    moves: tuple[Move, ...]
+
+    def __init__(
+        self,
+        invariant: str,
+        detail: str,
+        *,
+        state: GameState | None = None,
+        position: str | None = None,
+        move: Move | None = None,
+        seed: int | None = None,
+        moves: Sequence[Move] = (),
+    ) -> None:
+        self.invariant = invariant
+        self.detail = detail
+        self.position = _position_of(state) if position is None and state is not None else position
+        self.move = move
+        self.seed = seed
+        self.moves = tuple(moves)
+        lines = [f"invariant {invariant!r} broken: {detail}"]
+        if self.position is not None:
+            lines.append(f"  position: {self.position}")
+            if move is not None:
+                lines.append(
+                    f"  reproduce: apply_move(GameState.from_position({self.position!r}), "
+                    f"parse_move({str(move)!r}))"
+                )
+            else:
+                lines.append(f"  reproduce: GameState.from_position({self.position!r})")
+        elif move is not None:
+            lines.append(f"  move: {move}")
+        if seed is not None:
+            lines.append(
+                f"  game: new_game(rules, seed={seed}) then the {len(self.moves)} moves in .moves"
+            )
+        super().__init__("\n".join(lines))
+
+    def _in_game(self, seed: int, moves: Sequence[Move]) -> InvariantViolation:
+        return InvariantViolation(
+            self.invariant,
+            self.detail,
+            position=self.position,
+            move=self.move,
+            seed=seed,
+            moves=moves,
+        )
+
+
+@attrs.frozen
+class CheckSummary:
+    """What :func:`check_ruleset` checked: games played, moves made, and how many games ended within the move cap.
+
+    >>> CheckSummary(games=3, moves=250, finished=1).moves
+    250
+    """
+
+    #: Games played.
+    games: int
+    #: Moves made in all; every state reached was checked.
+    moves: int
+    #: Games that ended (their state :attr:`~crapette.GameState.is_over`) before ``max_moves``.
+    finished: int
+
+
+def _position_of(state: GameState | None) -> str | None:
+    if state is None:
+        return None
+    try:
+        return state.to_position()
+    except Exception:  # a corrupted state may not even be writable
+        return None
+
+
+def _snapshot(state: GameState) -> tuple[Any, ...]:
+    return (
+        state.rules,
+        state.piles,
+        state.current_player,
+        state.move_count,
+        state.drawn,
+        state.passes,
+        state.exhausted,
+        state.played,
+        state.outcome,
+        _engine.legal_moves(state),
+    )
+
+
+def _card_problem(state: GameState) -> str:
+    indexes = [card.index for cards in state.piles for card in cards]
+    if len(indexes) == len(ALL_CARDS) and len(set(indexes)) == len(ALL_CARDS):
+        return ""
+    seen: dict[object, object] = {}
+    for pile, cards in zip(ALL_PILES, state.piles):
+        for card in cards:
+            if card in seen:
+                return f"card {card} is in both {seen[card]} and {pile}"
+            seen[card] = pile
+    missing = [str(c) for c in ALL_CARDS if c not in seen]
+    return f"the piles hold {len(indexes)} cards, not the 104; missing: {' '.join(missing[:8])}"
+
+
+def _foundation_problem(state: GameState) -> str:
+    for index, cards in enumerate(state.foundations):
+        previous = None
+        for card in cards:
+            if previous is None:
+                if card.rank != 1:
+                    return f"foundation F{index} starts with {card}, not an Ace"
+            elif card.suit is not previous.suit or card.rank != previous.rank + 1:
+                return f"foundation F{index} has {card} on {previous}"
+            previous = card
+    return ""
+
+
+def _structure(
+    state: GameState, *, after: GameState | None = None, move: Move | None = None, full: bool = True
+) -> None:
+    """Check the structural invariants of ``state`` (reached from ``after`` by ``move``, if given).
+
+    ``full=False`` skips :func:`validate`, for the states of the moves not played:
+    the state of the move played is checked in full as the next state visited.
+    """
+    where = "" if move is None else f"after {move}, "
+    origin = state if after is None else after
+    if not isinstance(state, GameState):
+        raise InvariantViolation(
+            "legal-move-applies",
+            f"apply_move returned {type(state).__name__}, not a GameState",
+            state=origin,
+            move=move,
+        )
+    for name, check in (("card-count", _card_problem), ("foundations-ordered", _foundation_problem)):
+        try:
+            problem = check(state)
+        except Exception as exc:
+            problem = f"the piles cannot be read ({exc!r})"
+        if problem:
+            raise InvariantViolation(name, where + problem, state=origin, move=move)
+    if not full:
+        return
+    try:
+        validate(state)
+    except InvalidStateError as exc:
+        raise InvariantViolation("validate", where + str(exc), state=origin, move=move) from None
+
+
+def _game_over(state: GameState, legal: tuple[Move, ...]) -> None:
+    outcome = state.outcome
+    over = state.is_over
+    if over != (outcome is not None) or over != (not legal):
+        raise InvariantViolation(
+            "game-over",
+            f"is_over is {over}, the outcome is {outcome}, and there are {len(legal)} legal moves",
+            state=state,
+        )
+    if PASS in legal and len(legal) != 1:
+        raise InvariantViolation(
+            "game-over", f"Pass is legal alongside {len(legal) - 1} other moves", state=state
+        )
+    if outcome is None:
+        return
+    problems = []
+    if outcome.winner not in (None, 0, 1):
+        problems.append(f"the winner is {outcome.winner!r}")
+    if (outcome.scores is None) != (state.rules.scoring is None):
+        problems.append(f"the scores are {outcome.scores} under scoring {state.rules.scoring}")
+    if outcome.winner is not None and outcome.reason is EndReason.EMPTIED:
+        won = outcome.winner
+        if state.reserves[won] or state.hands[won] or state.wastes[won]:
+            problems.append(f"player {won} won by emptying but still has cards")
+    if problems:
+        raise InvariantViolation("game-over", f"outcome {outcome}: " + "; ".join(problems), state=state)
+
+
+def _round_trip(state: GameState, legal: tuple[Move, ...]) -> None:
+    try:
+        text = state.to_position()
+        back = GameState.from_position(text)
+    except ValueError as exc:
+        raise InvariantViolation(
+            "position-round-trip", f"the position string cannot be read back: {exc}", state=state
+        ) from None
+    if back != state or hash(back) != hash(state):
+        raise InvariantViolation(
+            "position-round-trip", "the state read back differs from the original", state=state
+        )
+    again = _engine.legal_moves(back)
+    if again != legal:
+        raise InvariantViolation(
+            "position-round-trip",
+            f"the state read back has legal moves {[str(m) for m in again]}, "
+            f"not {[str(m) for m in legal]}",
+            state=state,
+        )
+
+
+def _illegal_sample(
+    state: GameState, legal: tuple[Move, ...], rng: random.Random, size: int
+) -> list[Move]:
+    # Near misses are likelier to expose a bug than moves from empty piles, so
+    # the sample holds plays of cards that exist and stacks no taller than their pile.
+    piles = state.piles
+    legal_set = set(legal)
+    chosen: list[Move] = []
+    for _ in range(size * 16):
+        if len(chosen) >= size:
+            break
+        pool = rng.random()
+        if pool < 0.7:
+            play = rng.choice(_ALL_PLAYS)
+            if not piles[play.source.id]:
+                continue
+            move: Move = play
+        elif pool < 0.9:
+            stack = rng.choice(_ALL_STACKS)
+            if stack.count > len(piles[stack.source.id]):
+                continue
+            move = stack
+        else:
+            move = rng.choice(_SINGLETONS)
+        if move not in legal_set and move not in chosen:
+            chosen.append(move)
+    return chosen
+
+
+def _check(state: GameState, rng: random.Random, illegal_samples: int) -> dict[Move, GameState]:
+    """Check ``state`` and every move from it; return the state each legal move leads to."""
+    _structure(state)
+    try:
+        legal = _engine.legal_moves(state)
+    except Exception as exc:
+        raise InvariantViolation("game-over", f"legal_moves raised {exc!r}", state=state) from None
+    _game_over(state, legal)
+    _round_trip(state, legal)
+    before = _snapshot(state)
+    count = state.move_count
+    successors: dict[Move, GameState] = {}
+    for move in legal:
+        try:
+            after = _engine.apply_move(state, move)
+        except Exception as exc:
+            raise InvariantViolation(
+                "legal-move-applies", f"{move} is listed as legal but raised {exc!r}", state=state, move=move
+            ) from None
+        if _snapshot(state) != before:
+            raise InvariantViolation(
+                "immutability", f"apply_move changed the state it was given when playing {move}",
+                state=state, move=move,
+            )
+        _structure(after, after=state, move=move, full=False)
+        if after.move_count != count + 1:
+            raise InvariantViolation(
+                "legal-move-applies",
+                f"after {move} the move count is {after.move_count}, not {count + 1}",
+                state=state, move=move,
+            )
+        reason = _engine.explain_illegal(state, move)
+        if reason:
+            raise InvariantViolation(
+                "legal-move-applies", f"{move} is listed as legal but explain_illegal says {reason!r}",
+                state=state, move=move,
+            )
+        successors[move] = after
+    for move in _illegal_sample(state, legal, rng, illegal_samples):
+        try:
+            _engine.apply_move(state, move)
+        except IllegalMoveError:
+            pass
+        except Exception as exc:
+            raise InvariantViolation(
+                "illegal-move-refused",
+                f"{move} is not legal and should raise IllegalMoveError, but raised {exc!r}",
+                state=state, move=move,
+            ) from None
+        else:
+            raise InvariantViolation(
+                "illegal-move-refused", f"{move} is not a legal move, yet apply_move accepted it",
+                state=state, move=move,
+            )
+        if _snapshot(state) != before:
+            raise InvariantViolation(
+                "immutability", f"refusing {move} changed the state", state=state, move=move
+            )
+        if not _engine.explain_illegal(state, move):
+            raise InvariantViolation(
+                "illegal-move-refused", f"explain_illegal gives no reason why {move} is illegal",
+                state=state, move=move,
+            )
+    return successors
+
+
+def _check_count(name: str, value: object, low: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{name} must be >= {low}, got {value}")
+    return value
+
+
+def check_state(state: GameState, *, seed: int = 0, illegal_samples: int = 8) -> None:
+    """Check every invariant of ``state`` and of the moves from it; raise :class:`InvariantViolation` at the first broken one.
+
+    Checks ``state`` itself (the structural invariants, the game-over
+    invariants and the position round trip), applies every legal move
+    (checking each result's structure and that ``state`` is unchanged), and
+    tries ``illegal_samples`` moves that are not legal, picked at random from
+    ``seed``. See the module's table for the invariants.
+
+    >>> from crapette import RuleSet, new_game
+    >>> check_state(new_game(RuleSet.classic(), seed=8))  # passes silently
+
+    :raises InvariantViolation: at the first broken invariant.
+    :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+    :raises ValueError: if ``illegal_samples`` is negative.
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"check_state() needs a GameState, got {type(state).__name__}")
+    samples = _check_count("illegal_samples", illegal_samples, 0)
+    _check(state, random.Random(seed), samples)
+
+
+def check_ruleset(
+    rules: RuleSet | str,
+    *,
+    games: int = 10,
+    seed: int = 0,
+    max_moves: int = 500,
+    illegal_samples: int = 4,
+) -> CheckSummary:
+    """Play random games under ``rules`` and check every invariant after every move.
+
+    Game ``i`` (from 0) is dealt by ``new_game(rules, seed=seed + i)`` and
+    played by choosing uniformly among the legal moves with
+    ``random.Random(seed + i)``, until it ends or ``max_moves`` moves have been
+    made. Every state reached is checked as by :func:`check_state`: so every
+    legal move of every state is applied and checked, not only the one played.
+    The same arguments always play and check the same games. Checking costs
+    about a millisecond per move, so the defaults take a few seconds.
+
+    >>> from crapette import RuleSet
+    >>> check_ruleset(RuleSet.casual(), games=3, max_moves=40, seed=100)
+    CheckSummary(games=3, moves=120, finished=0)
+
+    :param rules: a :class:`~crapette.RuleSet` or the name of a preset.
+    :param games: how many games to play.
+    :param seed: the first game's seed; ``seed + games - 1`` must be below ``2**64``.
+    :param max_moves: the most moves to play in one game.
+    :param illegal_samples: how many moves that are not legal to try in each state.
+    :returns: how many games and moves were checked.
+    :raises InvariantViolation: at the first broken invariant, with the game's
+        seed, the moves that led there and the position string.
+    :raises TypeError: if an argument has the wrong type.
+    :raises ValueError: if a count is negative, or a seed out of range.
+    """
+    if isinstance(rules, str):
+        rules = RuleSet.from_name(rules)
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
+    count = _check_count("games", games, 0)
+    cap = _check_count("max_moves", max_moves, 0)
+    samples = _check_count("illegal_samples", illegal_samples, 0)
+    check_seed(seed)
+    if count:
+        check_seed(seed + count - 1)
+    total = finished = 0
+    for game in range(count):
+        game_seed = seed + game
+        rng = random.Random(game_seed)
+        state = _engine.new_game(rules, game_seed)
+        history: list[Move] = []
+        try:
+            successors = _check(state, rng, samples)
+            while successors and len(history) < cap:
+                move = rng.choice(list(successors))
+                history.append(move)
+                state = successors[move]
+                successors = _check(state, rng, samples)
+        except InvariantViolation as exc:
+            raise exc._in_game(game_seed, history) from None
+        total += len(history)
+        if state.is_over:
+            finished += 1
+    return CheckSummary(games=count, moves=total, finished=finished)

@@ -1,0 +1,145 @@
+"""Sphinx configuration for the crapette documentation.
+
+Build and test it with::
+
+    sphinx-build -n -W -b html docs docs/_build/html
+    sphinx-build -n -W -b doctest docs docs/_build/doctest
+
+Both must pass without a warning: ``-n`` reports every reference that does not
+resolve, and ``-W`` turns warnings into errors. The build needs no network.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import crapette  # noqa: E402
+
+project = "crapette"
+author = "The crapette developers"
+copyright = "the crapette developers"
+release = crapette.__version__
+version = ".".join(release.split(".")[:2])
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.doctest",
+    "sphinx.ext.viewcode",
+]
+
+# No intersphinx: the build runs offline. References to the standard library
+# and to other projects are therefore plain text; see nitpick_ignore_regex.
+exclude_patterns = ["_build"]
+templates_path: list[str] = []
+html_static_path = ["_static"]
+html_theme = "furo"
+html_title = f"crapette {release}"
+pygments_style = "sphinx"
+pygments_dark_style = "monokai"
+
+nitpicky = True
+default_role = "py:obj"
+
+# External names that cannot resolve without intersphinx. Names of crapette
+# itself are never ignored: a broken reference to them fails the build.
+_EXTERNAL = (
+    r"(builtins\.)?(int|float|str|bytes|bool|object|type|tuple|list|dict|set|frozenset|None|"
+    r"NoneType|Ellipsis|slice|range|complex|bytearray|memoryview|callable|iter|next|len|hash|"
+    r"repr|print|open|Exception|BaseException|ValueError|TypeError|KeyError|IndexError|"
+    r"AssertionError|ImportError|RuntimeError|NotImplementedError|StopIteration|"
+    r"DeprecationWarning|FutureWarning|UserWarning|Warning|OSError|EOFError|KeyboardInterrupt)",
+    r"(typing|typing_extensions|collections|collections\.abc|abc|enum|random|concurrent|"
+    r"concurrent\.futures|multiprocessing|os|io|json|pathlib|datetime|argparse|re|"
+    r"functools|itertools|operator|dataclasses|numbers|types|warnings|xml)(\..*)?",
+    r"(attrs?|hypothesis|dask|distributed|ray|tqdm|rich|IPython|numpy|pytest)(\..*)?",
+    # Bare names that annotations leave unqualified.
+    r"(Any|Callable|Iterable|Iterator|Sequence|Mapping|MutableMapping|Generator|Optional|"
+    r"Union|Literal|Protocol|TypeVar|Self|ClassVar|Final|Executor|Future|Random|Path|"
+    r"SearchStrategy|DrawFn|DataObject|Enum|IntEnum|StrEnum|TextIO|IO|ModuleType|T|_E|"
+    r"Attribute|Counter|Awaitable|Coroutine|AbstractSet|Hashable|Sized|Container|Collection|"
+    r"Reversible|SupportsIndex|Pattern|Match)",
+)
+nitpick_ignore_regex = [
+    (r"py:(class|obj|exc|data|func|meth|attr|mod)", pattern) for pattern in _EXTERNAL
+]
+
+autodoc_default_options = {
+    "members": True,
+    "member-order": "bysource",
+}
+autodoc_typehints = "signature"
+autodoc_typehints_format = "short"
+autodoc_class_signature = "mixed"
+autodoc_inherit_docstrings = False
+add_module_names = False
+python_use_unqualified_type_names = True
+toc_object_entries_show_parents = "hide"
+
+# Doctests: the examples of these pages are ``.. doctest::`` and
+# ``.. testcode::`` blocks, each importing what it uses, as a reader copying
+# them would. The examples in the docstrings that autodoc pulls in are run by
+# pytest (``--doctest-modules``) with their module's names; here they would
+# all share one namespace, so plain ``>>>`` blocks are not run a second time.
+doctest_test_doctest_blocks = ""
+# Examples that need an optional dependency are skipped when it is missing.
+doctest_global_setup = """
+import importlib.util
+simulation_missing = importlib.util.find_spec("crapette.simulation") is None
+dask_missing = importlib.util.find_spec("distributed") is None
+"""
+doctest_default_flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.DONT_ACCEPT_TRUE_FOR_1
+
+
+# Autodoc documents the public names under ``crapette`` although they live in
+# private modules (``crapette._rules.RuleSet``), and signatures refer to them
+# by their private path. Point those references at the public name.
+_PRIVATE = re.compile(r"^crapette\._[a-z_]+\.(.+)$")
+
+
+def _resolve_private(app: Any, env: Any, node: Any, contnode: Any) -> Any:
+    if node.get("refdomain") != "py":
+        return None
+    target = node.get("reftarget", "")
+    match = _PRIVATE.match(target)
+    if match is None:
+        return None
+    public = "crapette." + match.group(1)
+    domain = env.get_domain("py")
+    return domain.resolve_xref(
+        env, node["refdoc"], app.builder, node["reftype"], public, node, contnode
+    )
+
+
+def _check_every_public_name_documented(app: Any, env: Any) -> None:
+    """Warn (an error under -W) about any name of ``crapette.__all__`` the API page misses."""
+    from sphinx.util import logging
+
+    objects = env.get_domain("py").objects
+    missing = [name for name in crapette.__all__ if f"crapette.{name}" not in objects]
+    for module in ("bots", "simulation", "svg", "strategies", "testing"):
+        try:
+            mod = importlib.import_module(f"crapette.{module}")
+        except ImportError:
+            continue
+        missing += [
+            f"{module}.{name}"
+            for name in getattr(mod, "__all__", ())
+            if f"crapette.{module}.{name}" not in objects
+        ]
+    if missing:
+        logging.getLogger(__name__).warning(
+            "public names missing from the API reference: %s", ", ".join(missing)
+        )
+
+
+def setup(app: Any) -> None:
+    app.connect("missing-reference", _resolve_private)
+    app.connect("env-check-consistency", _check_every_public_name_documented)

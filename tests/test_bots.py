@@ -1,0 +1,332 @@
+"""The bots: legal, reproducible, blind to face-down cards, and as strong as documented."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+from conftest import any_rules, examples, make_state, run
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crapette import (
+    Draw,
+    GameState,
+    Move,
+    RuleSet,
+    apply_move,
+    legal_moves,
+    new_game,
+    parse_move,
+    view,
+)
+from crapette.bots import (
+    BOT_NAMES,
+    Bot,
+    GreedyBot,
+    RandomBot,
+    SearchBot,
+    determinize,
+    make_bot,
+)
+from crapette.simulation import simulate
+from crapette.strategies import game_states
+
+PRESETS = (RuleSet.casual(), RuleSet.classic())
+
+
+def positions(rules: RuleSet, seed: int, count: int, every: int = 7) -> list[GameState]:
+    """``count`` positions with a choice (two legal moves or more) of a game played at random.
+
+    The first such position after every ``every`` moves is taken.
+    """
+    rng = random.Random(seed)
+    state = new_game(rules, seed)
+    found: list[GameState] = []
+    while not state.is_over and len(found) < count:
+        if state.move_count >= every * (len(found) + 1) and len(legal_moves(state)) > 1:
+            found.append(state)
+        state = apply_move(state, rng.choice(legal_moves(state)))
+    assert len(found) == count, "the game ended too soon: choose another seed"
+    return found
+
+
+def permute_hidden(state: GameState, rng: random.Random) -> GameState:
+    """The same position with the face-down cards in another order.
+
+    Classic rules may put either deck's cards anywhere face down, so all the
+    face-down cards of both players are shuffled together; otherwise each
+    player's own face-down cards (reserve below the top, and hand) are.
+    """
+    piles = list(state.piles)
+    sizes = {p: (len(piles[16 + p]) - 1 if piles[16 + p] else 0, len(piles[18 + p])) for p in (0, 1)}
+
+    def hidden(p: int) -> list:
+        return list(piles[16 + p][:-1]) + list(piles[18 + p])
+
+    def deal(p: int, cards: list) -> None:
+        below, hand = sizes[p]
+        top = piles[16 + p][-1:]
+        piles[16 + p] = tuple(cards[:below]) + top
+        piles[18 + p] = tuple(cards[below : below + hand])
+
+    if len(state.rules.load_targets) == 2:
+        pool = hidden(0) + hidden(1)
+        rng.shuffle(pool)
+        split = sum(sizes[0])
+        deal(0, pool[:split])
+        deal(1, pool[split:])
+    else:
+        for p in (0, 1):
+            cards = hidden(p)
+            rng.shuffle(cards)
+            deal(p, cards)
+    return GameState(state.rules, tuple(piles), state.current_player, state.move_count,
+                     state.drawn, state.passes, state.exhausted, state.played)
+
+
+def bots_under_test() -> list[Bot]:
+    return [RandomBot(seed=3), GreedyBot(), SearchBot(seed=3, budget=30)]
+
+
+# Legal and reproducible -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.preset_name)
+def test_every_bot_chooses_a_legal_move(rules: RuleSet) -> None:
+    for state in positions(rules, seed=11, count=12):
+        for bot in bots_under_test():
+            assert bot.choose(state) in legal_moves(state)
+
+
+def test_random_bot_is_reproducible_and_depends_on_its_seed() -> None:
+    states = positions(RuleSet.classic(), seed=4, count=25, every=3)
+    first = [RandomBot(seed=1).choose(s) for s in states]
+    again = [RandomBot(seed=1).choose(s) for s in states]
+    other = [RandomBot(seed=2).choose(s) for s in states]
+    assert first == again
+    assert first != other
+
+
+def test_random_bot_chooses_every_legal_move_of_a_position_now_and_then() -> None:
+    state = new_game("classic", seed=0)  # T1-T2 T1-T7 T3-T5 T6-R0 draw
+    chosen = {RandomBot(seed=s).choose(state) for s in range(200)}
+    assert chosen == set(legal_moves(state))
+
+
+def test_a_bot_gives_the_same_move_however_many_games_it_has_played() -> None:
+    bot = RandomBot(seed=5)
+    state = new_game("casual", seed=9)
+    before = bot.choose(state)
+    simulate("casual", (bot, GreedyBot()), games=2, seed=1)
+    assert bot.choose(state) is before
+
+
+def test_search_bot_is_reproducible() -> None:
+    for state in positions(RuleSet.classic(), seed=8, count=6):
+        assert SearchBot(seed=4, budget=40).choose(state) is SearchBot(seed=4, budget=40).choose(state)
+
+
+def test_bots_survive_pickling_equal() -> None:
+    for bot in bots_under_test():
+        assert pickle.loads(pickle.dumps(bot)) == bot
+
+
+def test_bots_satisfy_the_bot_protocol() -> None:
+    for bot in bots_under_test():
+        assert isinstance(bot, Bot)
+
+
+def test_a_single_legal_move_is_played() -> None:
+    rng = random.Random(0)
+    state = new_game("casual", seed=0)
+    while len(legal_moves(state)) > 1:
+        state = apply_move(state, rng.choice(legal_moves(state)))
+    (only,) = legal_moves(state)
+    for bot in bots_under_test():
+        assert bot.choose(state) is only
+
+
+# Blind to face-down cards ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.preset_name)
+def test_no_bot_changes_its_choice_when_the_face_down_cards_are_permuted(rules: RuleSet) -> None:
+    rng = random.Random(2)
+    checked = 0
+    for state in positions(rules, seed=21, count=10, every=11):
+        twin = permute_hidden(state, rng)
+        assert view(twin) == view(state)
+        assert twin.piles != state.piles
+        for bot in bots_under_test():
+            assert bot.choose(twin) is bot.choose(state), (bot, state)
+        checked += 1
+    assert checked == 10
+
+
+@settings(max_examples=examples(0.4))
+@given(
+    state=game_states(rules=st.sampled_from(PRESETS), min_moves=1, max_moves=80),
+    rng=st.randoms(use_true_random=False),
+)
+def test_greedy_and_search_choices_depend_on_the_public_view_only(state: GameState, rng: random.Random) -> None:
+    if state.is_over:
+        return
+    twin = permute_hidden(state, rng)
+    assert GreedyBot().choose(twin) is GreedyBot().choose(state)
+    bot = SearchBot(seed=1, budget=12)
+    assert bot.choose(twin) is bot.choose(state)
+
+
+class _PeekingBot:
+    """Draws when its next hand card is red: a bot that cheats."""
+
+    def choose(self, state: GameState) -> Move:
+        moves = legal_moves(state)
+        hand = state.hands[state.current_player]
+        if Draw() in moves and hand and hand[-1].colour.name == "RED":
+            return Draw()
+        return moves[0]
+
+
+def test_the_permutation_check_catches_a_bot_that_peeks() -> None:
+    rng = random.Random(3)
+    states = [s for s in positions(RuleSet.casual(), seed=5, count=30, every=5) if Draw() in legal_moves(s)]
+    caught = any(
+        _PeekingBot().choose(permute_hidden(s, rng)) is not _PeekingBot().choose(s) for s in states
+    )
+    assert caught
+
+
+# determinize ------------------------------------------------------------------------------
+
+
+@settings(max_examples=examples(0.6))
+@given(state=game_states(rules=any_rules, max_moves=60), rng=st.randoms(use_true_random=False))
+def test_determinize_keeps_the_public_view_under_any_rules(state: GameState, rng: random.Random) -> None:
+    world = determinize(view(state), rng)
+    assert view(world) == view(state)
+
+
+def test_determinize_deals_the_unseen_cards_at_random_but_reproducibly() -> None:
+    state = positions(RuleSet.classic(), seed=3, count=1)[0]
+    v = view(state)
+    a = determinize(v, random.Random(1))
+    b = determinize(v, random.Random(1))
+    c = determinize(v, random.Random(2))
+    assert a == b
+    assert a.hands != c.hands
+    assert determinize(v) == determinize(view(permute_hidden(state, random.Random(0))))
+
+
+def test_determinize_keeps_each_deck_in_its_own_piles_when_nothing_can_be_loaded() -> None:
+    for state in positions(RuleSet.casual(), seed=6, count=5):
+        world = determinize(view(state), random.Random(0))
+        for p in (0, 1):
+            assert all(card.deck == p for card in world.reserves[p] + world.hands[p])
+
+
+def test_determinize_rejects_a_state_in_place_of_a_view() -> None:
+    with pytest.raises(TypeError, match="PublicView"):
+        determinize(new_game("casual"))  # type: ignore[arg-type]
+
+
+# The greedy heuristic ---------------------------------------------------------------------
+
+
+def test_greedy_bot_plays_the_reserve_before_drawing() -> None:
+    state = new_game("classic", seed=1)
+    assert [str(m) for m in legal_moves(state)] == ["R0-T5", "T7-T1", "draw"]
+    assert GreedyBot().choose(state) is parse_move("R0-T5")
+
+
+def test_greedy_bot_prefers_a_foundation_play_when_foundation_plays_are_optional() -> None:
+    state = make_state(
+        "casual",
+        foundations={0: run("H0", 1, 3)},
+        reserves={0: "KS0 4H0"},
+        tableau={0: "5S0", 4: "9C1"},
+    )
+    moves = legal_moves(state)
+    assert parse_move("R0-F0") in moves and parse_move("R0-T0") in moves
+    assert GreedyBot().choose(state) is parse_move("R0-F0")
+
+
+def test_greedy_bot_loads_the_reserve_before_the_waste() -> None:
+    state = make_state(
+        "classic",
+        reserves={0: "KC0 7D0", 1: "KC1 8D1"},
+        wastes={1: "6D1"},
+        tableau={0: "QS0", 1: "QH0", 2: "QC0", 3: "QD0", 4: "QS1", 5: "QH1", 6: "QC1", 7: "QD1"},
+    )
+    moves = legal_moves(state)
+    assert parse_move("R0-R1") in moves and parse_move("R0-W1") in moves
+    assert GreedyBot().choose(state) is parse_move("R0-R1")
+
+
+def test_greedy_bot_does_not_move_a_card_between_tableau_piles_for_nothing() -> None:
+    state = make_state(
+        "classic",
+        tableau={0: "TC0 9H0", 1: "TS0", 2: "KC0", 3: "KD0", 4: "KS1", 5: "KH1", 6: "KC1", 7: "KD1"},
+        reserves={0: "AS1 5C0", 1: "AC1 5D1"},
+    )
+    moves = legal_moves(state)
+    assert parse_move("T0-T1") in moves and Draw() in moves
+    assert GreedyBot().choose(state) is Draw()
+
+
+def test_greedy_bot_moves_a_card_between_tableau_piles_to_uncover_a_foundation_play() -> None:
+    state = make_state(
+        "classic",
+        foundations={0: run("H0", 1, 4)},
+        tableau={0: "5H0 4S0", 1: "5D1", 2: "KC0", 3: "KD0", 4: "KS1", 5: "KH1", 6: "KC1", 7: "KD1"},
+        reserves={0: "AS1 KS0", 1: "AC1 2C1"},
+    )
+    assert [str(m) for m in legal_moves(state)] == ["T0-T1", "draw"]
+    assert GreedyBot().choose(state) is parse_move("T0-T1")
+
+
+# Choosing, naming, errors -----------------------------------------------------------------
+
+
+def test_make_bot_knows_every_bot_name() -> None:
+    assert [type(make_bot(name)).__name__ for name in BOT_NAMES] == ["RandomBot", "GreedyBot", "SearchBot"]
+    assert make_bot(" Search ", seed=4) == SearchBot(seed=4)
+    with pytest.raises(ValueError, match="unknown bot 'alpha'"):
+        make_bot("alpha")
+
+
+def test_bots_refuse_a_finished_game_and_things_that_are_not_states() -> None:
+    state = new_game("classic", seed=1)
+    while not state.is_over:
+        state = apply_move(state, GreedyBot().choose(state))
+    for bot in bots_under_test():
+        with pytest.raises(ValueError, match="game is over"):
+            bot.choose(state)
+        with pytest.raises(TypeError, match="GameState"):
+            bot.choose("classic 0 0 -")  # type: ignore[arg-type]
+
+
+def test_bot_settings_are_checked() -> None:
+    with pytest.raises(ValueError, match="seed"):
+        RandomBot(seed=-1)
+    with pytest.raises(TypeError, match="seed"):
+        SearchBot(seed="1")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="budget"):
+        SearchBot(budget=0)
+    with pytest.raises(TypeError, match="budget"):
+        SearchBot(budget=2.5)  # type: ignore[arg-type]
+
+
+# Strength (a few fixed games; the docs give the measured rates over many) -----------------
+
+
+def test_greedy_bot_beats_random_bot_in_classic_games() -> None:
+    report = simulate("classic", (GreedyBot(), RandomBot(seed=1)), games=12, seed=500)
+    assert report.wins[0] >= 11
+
+
+def test_search_bot_beats_greedy_bot_in_classic_games() -> None:
+    report = simulate("classic", (SearchBot(seed=1, budget=60), GreedyBot()), games=8, seed=700)
+    assert report.wins[0] >= 6
