@@ -40,6 +40,7 @@ __all__ = ["main", "render_text"]
 DEFAULT_RULES = "classic"
 DEFAULT_GAMES = 200
 DEFAULT_BOTS = "greedy,random"
+DEFAULT_BOT_SEED = 1
 
 _RED = "\x1b[31m"
 _BOLD = "\x1b[1m"
@@ -198,13 +199,21 @@ def _bot_name(text: str) -> str:
     return name
 
 
-def _bot_pair(text: str) -> tuple[str, str]:
-    names = [part.strip() for part in text.split(",")]
-    if len(names) != 2:
+def _bot_spec(text: str) -> tuple[str, int | None]:
+    """``name`` or ``name:seed``."""
+    name, colon, seed = text.partition(":")
+    if not colon:
+        return (_bot_name(name), None)
+    return (_bot_name(name), _seed(seed.strip()))
+
+
+def _bot_pair(text: str) -> tuple[tuple[str, int | None], tuple[str, int | None]]:
+    parts = text.split(",")
+    if len(parts) != 2:
         raise argparse.ArgumentTypeError(
             f"expected two bots separated by a comma, e.g. greedy,random; got {text!r}"
         )
-    return (_bot_name(names[0]), _bot_name(names[1]))
+    return (_bot_spec(parts[0]), _bot_spec(parts[1]))
 
 
 def _make_bot(name: str, seed: int, budget: int) -> Bot:
@@ -270,10 +279,11 @@ def _parser() -> argparse.ArgumentParser:
                      help=f"number of games (default: {DEFAULT_GAMES})")
     sim.add_argument("--bots", type=_bot_pair, default=_bot_pair(DEFAULT_BOTS),
                      help=f"the two bots, comma-separated (default: {DEFAULT_BOTS}); "
-                     f"bots: {', '.join(BOT_NAMES)}")
+                     f"bots: {', '.join(BOT_NAMES)}; NAME:N seeds one bot with N")
     sim.add_argument("--seed", type=_seed, default=0,
-                     help="game i is dealt from seed SEED + i // 2 (default: 0); the bots are "
-                     "seeded SEED and SEED + 1")
+                     help="game i is dealt from seed SEED + i // 2 (default: 0)")
+    sim.add_argument("--bot-seed", type=_seed, default=DEFAULT_BOT_SEED,
+                     help=f"seed of the random and search bots (default: {DEFAULT_BOT_SEED})")
     sim.add_argument("--workers", type=_positive, default=1,
                      help="processes to run the games on (default: 1, this process)")
     sim.add_argument("--max-moves", type=_positive, default=DEFAULT_MAX_MOVES,
@@ -358,8 +368,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
-    names = args.bots
-    bots = (_make_bot(names[0], args.seed, args.budget), _make_bot(names[1], args.seed + 1, args.budget))
+    bots = tuple(
+        _make_bot(name, args.bot_seed if seed is None else seed, args.budget) for name, seed in args.bots
+    )
     progress = args.progress
     if progress is None:
         progress = importlib.util.find_spec("tqdm") is not None and sys.stderr.isatty()

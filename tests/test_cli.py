@@ -74,15 +74,16 @@ def test_a_bad_option_is_a_usage_error_without_a_traceback(
 def test_simulate_with_no_options_is_the_readme_command() -> None:
     args = _parser().parse_args(["simulate"])
     assert (args.rules.preset_name, args.games, args.bots, args.workers, args.seed) == (
-        "classic", 200, ("greedy", "random"), 1, 0,
+        "classic", 200, (("greedy", None), ("random", None)), 1, 0,
     )
+    assert args.bot_seed == 1
 
 
 def test_simulate_prints_a_summary_table(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run(["simulate", "--games", "4", "--seed", "3", "--no-progress"], capsys, monkeypatch)
     assert code == 0 and err == ""
     assert "classic, 4 games from seed 3" in out
-    assert "GreedyBot()" in out and "RandomBot(seed=4)" in out
+    assert "GreedyBot()" in out and "RandomBot(seed=1)" in out
 
 
 def test_simulate_json_is_the_same_on_two_processes(
@@ -96,7 +97,7 @@ def test_simulate_json_is_the_same_on_two_processes(
     data = json.loads(serial)
     assert json.loads(parallel) == data
     assert data["rules"] == "casual" and data["games"] == 4
-    assert data["bots"] == ["RandomBot(seed=0)", "GreedyBot()"]
+    assert data["bots"] == ["RandomBot(seed=1)", "GreedyBot()"]
 
 
 def test_simulate_shows_a_progress_bar_then_the_table(
@@ -108,13 +109,21 @@ def test_simulate_shows_a_progress_bar_then_the_table(
     assert "2 games from seed 0" in out
 
 
+def test_simulate_seeds_each_bot_as_told(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    argv = ["simulate", "--games", "2", "--bots", "random:7,random", "--bot-seed", "3", "--json"]
+    code, out, _ = run(argv, capsys, monkeypatch)
+    assert code == 0 and json.loads(out)["bots"] == ["RandomBot(seed=7)", "RandomBot(seed=3)"]
+    code, _, err = run(["simulate", "--bots", "random:x,greedy"], capsys, monkeypatch)
+    assert code == 2 and "expected a whole number, got 'x'" in err
+
+
 def test_simulate_with_a_search_bot_and_a_budget(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     argv = ["simulate", "--games", "1", "--bots", "search,greedy", "--budget", "8", "--max-moves", "60"]
     code, out, _ = run(argv + ["--json"], capsys, monkeypatch)
     data = json.loads(out)
-    assert code == 0 and data["bots"] == ["SearchBot(seed=0, budget=8)", "GreedyBot()"]
+    assert code == 0 and data["bots"] == ["SearchBot(seed=1, budget=8)", "GreedyBot()"]
     assert data["max_moves"] == 60 and data["lengths"]["max"] <= 60
 
 
