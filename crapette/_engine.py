@@ -38,8 +38,6 @@ class _Plan:
         "waste",
         "waste_always",
         "tab_sources",
-        "tab_targets",
-        "stack_targets",
         "load_piles",
         "compulsory",
         "fill_first",
@@ -62,13 +60,12 @@ class _Plan:
             self.tab_sources: tuple[int, ...] = tuple(own)
         else:
             self.tab_sources = tuple(range(8, 16))
-        targets = []
-        for tid in range(8, 16):
-            build = rules.own_tableau_build if tid in own else rules.opponent_tableau_build
-            targets.append((tid, build is Build.DOWN_ALTERNATING))
-        self.tab_targets: tuple[tuple[int, bool], ...] = tuple(targets)
-        self.stack_targets = tuple(tid for tid, alt in targets if alt)
-        self.alt_targets = tuple(alt for _tid, alt in targets)
+        # Per tableau pile (0-7): does it build down in alternating colours for this player?
+        self.alt_targets = tuple(
+            (rules.own_tableau_build if tid in own else rules.opponent_tableau_build)
+            is Build.DOWN_ALTERNATING
+            for tid in range(8, 16)
+        )
         self.alt_mask = sum(1 << i for i, alt in enumerate(self.alt_targets) if alt)
         # The tableau index depends on the mover only when the two builds differ.
         self.symmetric = rules.own_tableau_build is rules.opponent_tableau_build
@@ -678,7 +675,7 @@ def _rule_broken(state: GameState, move: Move) -> str:
         if top._suit_rank + 1 != card._suit_rank:
             return f"{card} does not go on {top}: a foundation builds up in suit from Ace to King"
         return ""
-    alt = dict(plan.tab_targets)[target.id]
+    alt = plan.alt_targets[target.index]
     if top is not None:
         if alt and top._alt_accepts != card._colour_rank:
             return f"{card} does not go on {top}: {target} builds down in alternating colours for player {p}"
@@ -712,7 +709,7 @@ def _stack_problem(state: GameState, plan: _Plan, move: MoveStack) -> str:
     for i in range(1, k):
         if cards[-i]._colour_rank != cards[-i - 1]._alt_accepts:
             return f"the top {k} cards of {move.source} are not a run down in alternating colours"
-    if move.target.id not in plan.stack_targets:
+    if not plan.alt_targets[move.target.index]:
         return f"a stack moves only onto a pile that builds down in alternating colours, and {move.target} does not for player {state.current_player}"
     dest = piles[move.target.id]
     bottom = cards[-k]
