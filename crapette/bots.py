@@ -31,8 +31,8 @@ from typing import Protocol, runtime_checkable
 from ._cards import ALL_CARDS, Card
 from ._engine import apply_move, legal_moves
 from ._moves import Draw, EndTurn, Move, MoveStack, Play
-from ._rules import LoadTarget
-from ._state import GameState, PileKind
+from ._rules import LoadTarget, Scoring
+from ._state import H0, R0, W0, GameState, PileKind
 from ._view import PublicView, view
 
 __all__ = [
@@ -396,16 +396,21 @@ _PREFER_USEFUL = 0.5
 _TIE_BREAK = 1e-6
 #: The value of a reserve top card that the player to move can play at once.
 _RESERVE_READY = 1.0
+#: How cards left are weighed under rules without scoring: as the classic scoring does.
+_HEURISTIC_SCORING = Scoring()
 
 
-def _penalty(piles: tuple[tuple[Card, ...], ...], player: int) -> int:
-    return 2 * len(piles[16 + player]) + len(piles[18 + player]) + len(piles[20 + player])
+def _penalty(scoring: Scoring, piles: tuple[tuple[Card, ...], ...], player: int) -> int:
+    return scoring.penalty(
+        reserve=len(piles[R0 + player]), hand=len(piles[H0 + player]), waste=len(piles[W0 + player])
+    )
 
 
 def _evaluate(state: GameState, player: int) -> float:
-    """How good ``state`` is for ``player``: the opponent's weighted cards left minus the player's.
+    """How good ``state`` is for ``player``: the opponent's penalty minus the player's.
 
-    Reserve cards count double, as in the classic scoring; a finished game is
+    Cards left are weighed by the rules' scoring (the classic one under rules
+    without scoring); a finished game is
     worth a large bonus or malus; a reserve card the player can play at once
     is worth one card.
     """
@@ -415,10 +420,11 @@ def _evaluate(state: GameState, player: int) -> float:
             return 0.0
         return float(_WIN if outcome.winner == player else -_WIN)
     piles = state.piles
-    value = float(_penalty(piles, 1 - player) - _penalty(piles, player))
+    scoring = state.rules.scoring or _HEURISTIC_SCORING
+    value = float(_penalty(scoring, piles, 1 - player) - _penalty(scoring, piles, player))
     if state.current_player == player:
         # The player is to move: a reserve card that can be played next is as good as gone.
-        reserve = 16 + player
+        reserve = R0 + player
         for move in legal_moves(state):
             if move.__class__ is Play and move.source.id == reserve:
                 return value + _RESERVE_READY
@@ -452,9 +458,10 @@ class SearchBot:
     (less its look-ahead: moves between tableau piles are left out, which
     keeps a playout fast) until the end of the opponent's next turn, so it
     sees what its move leaves the opponent. It scores the result: the
-    opponent's cards left minus its own, reserve cards counting double, one
-    card more if its reserve top can be played at once, and a large bonus or
-    malus if the game has ended. Every move is tried in the same worlds; the
+    opponent's penalty minus its own, as ``rules.scoring`` weighs the cards
+    left (the classic weights, reserve cards counting double, under rules
+    without scoring), one point more if its reserve top can be played at
+    once, and a large bonus or malus if the game has ended. Every move is tried in the same worlds; the
     best average wins. A move between tableau piles that the greedy heuristic
     finds useless must win by half a card, so that sampling noise cannot make
     the bot move a card to and fro; exact ties go to the move the greedy
