@@ -1,5 +1,18 @@
 """crapette: the rules of Crapette (Russian Bank), immutable, typed and fast.
 
+The documentation (``docs/`` in the repository, built with Sphinx) has a
+quickstart, the rules of both presets with every ruling, the formats, and
+recipes. The core is in this package's namespace: cards, rules, states,
+moves, :func:`new_game`, :func:`legal_moves` and :func:`apply_move`, the
+formats and their parsers (``parse_card``, ``parse_move``, ``parse_rules``,
+``parse_position``, ``parse_record``: ``str(x)`` writes what they read). The
+features sit in submodules beside it:
+
+- :mod:`crapette.bots`: computer players; :mod:`crapette.simulation`: many games;
+- :mod:`crapette.svg`: pictures of a position; :mod:`crapette.cli`: the ``crapette`` command;
+- :mod:`crapette.variants`: rule variants of other Crapette programs;
+- :mod:`crapette.strategies` and :mod:`crapette.testing`: property-testing tools.
+
 >>> from crapette import RuleSet, new_game, legal_moves, apply_move
 >>> state = new_game(RuleSet.classic(), seed=42)
 >>> while not state.is_over and state.move_count < 200:
@@ -9,28 +22,47 @@
 """
 
 from ._cards import ALL_CARDS, Card, Colour, Rank, Suit, parse_card, shuffled_deck
-from ._engine import apply_move, explain_illegal, legal_moves, new_game
-from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError
-from ._match import Match
-from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play, parse_move
-from ._position import rules_from_text, rules_to_text
-from ._rules import (
+from ._outcome import MAX_NUMBER, EndReason, Outcome
+from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError
+from ._parts import (
+    Blocked,
     Build,
+    DownAlternating,
+    Ending,
     FirstPlayer,
+    LowerReserve,
+    MoveLimit,
+    PlayerOne,
+    PlayerZero,
+    RulePart,
+    Scoring,
+    Stalemate,
+    SuitUpOrDown,
+    register,
+    registered,
+)
+from ._options import Option
+from ._rules import (
     FoundationPlays,
     LoadTarget,
     RuleSet,
-    Scoring,
+    StackLimit,
     TableauSources,
     WastePlay,
+    parse_rules,
 )
-from ._state import ALL_PILES, EndReason, GameState, Outcome, Pile, PileKind, parse_pile, validate
+from ._state import ALL_PILES, GameState, Pile, PileKind, parse_pile, validate
+from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play, parse_move
+from ._engine import apply_move, explain_illegal, legal_moves, new_game
+from ._position import parse_position, rules_from_text, rules_to_text
+from ._match import Match
 from ._view import PublicView, view
-from ._record import GameRecord, RecordError
+from ._record import GameRecord, parse_record
 from ._game import Game
 from ._actions import NUM_ACTIONS, action_to_move, legal_action_mask, legal_actions, move_to_action
+from . import variants  # noqa: F401  (registers the peer variants' rule parts)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     # cards
@@ -42,24 +74,42 @@ __all__ = [
     "parse_card",
     "shuffled_deck",
     # rules
-    "Build",
-    "FirstPlayer",
     "FoundationPlays",
     "LoadTarget",
+    "Option",
     "RuleSet",
-    "Scoring",
+    "StackLimit",
     "TableauSources",
     "WastePlay",
+    "parse_rules",
     "rules_from_text",
     "rules_to_text",
+    # rule parts
+    "Blocked",
+    "Build",
+    "DownAlternating",
+    "Ending",
+    "FirstPlayer",
+    "LowerReserve",
+    "MoveLimit",
+    "PlayerOne",
+    "PlayerZero",
+    "RulePart",
+    "Scoring",
+    "Stalemate",
+    "SuitUpOrDown",
+    "register",
+    "registered",
     # state
     "ALL_PILES",
     "EndReason",
     "GameState",
+    "MAX_NUMBER",
     "Outcome",
     "Pile",
     "PileKind",
     "parse_pile",
+    "parse_position",
     "validate",
     # moves
     "Draw",
@@ -81,15 +131,32 @@ __all__ = [
     "GameRecord",
     "NUM_ACTIONS",
     "PublicView",
-    "RecordError",
     "action_to_move",
     "legal_action_mask",
     "legal_actions",
     "move_to_action",
+    "parse_record",
     "view",
     # errors
     "IllegalMoveError",
     "InvalidRulesError",
     "InvalidStateError",
     "ParseError",
+    "RecordError",
 ]
+
+
+def _public_home() -> None:
+    # Shown as crapette.Card, not crapette._cards.Card, in help(), reprs of
+    # classes and tracebacks; pickles find them here too.
+    for name in __all__:
+        obj = globals()[name]
+        if isinstance(obj, type) or callable(obj) and getattr(obj, "__module__", "").startswith("crapette._"):
+            try:
+                obj.__module__ = __name__
+            except (AttributeError, TypeError):
+                pass
+
+
+_public_home()
+del _public_home

@@ -1,31 +1,110 @@
 """new_game, legal_moves, apply_move: the one place where the rules are enforced.
 
-The hot path (``legal_moves`` and ``apply_move``) works on the precomputed keys
-of the interned cards and builds states positionally, sharing every unchanged
-pile with the previous state; it never validates and never calls attrs.evolve.
+The rule parts of a :class:`~crapette.RuleSet` are compiled once per (rules,
+player) into a plan: building rules become tables of the card keys each top
+card accepts, so the hot path (``legal_moves`` and ``apply_move``) looks cards
+up in small indexes whatever the building rules are, and builds states
+positionally, sharing every unchanged pile with the previous state. It never
+validates and never calls attrs.evolve. Only the rules' own endings
+(``RuleSet.endings``) call user code on every move, and only where they are used.
 """
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from typing import Any
 
-from ._cards import Card, check_seed, shuffled_deck
-from ._errors import IllegalMoveError
+from ._cards import ALL_CARDS, Card, check_seed, parse_card, shuffled_deck
+from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError
 from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
-from ._rules import Build, FirstPlayer, FoundationPlays, LoadTarget, RuleSet, TableauSources, WastePlay
+from ._outcome import check_number
+from ._parts import Build, DownAlternating
+from ._rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
 from ._state import (
     ALL_PILES,
-    EndReason,
+    FOUND,
+    H0,
+    LEGAL,
+    NUM_PILES,
+    OUTCOME,
+    R0,
+    T0,
+    TAB0,
+    TAB1,
+    W0,
     GameState,
-    Outcome,
     PileKind,
-    settle,
+    game_end,
 )
-from ._state import emptied as _win  # shared with GameState's own outcome
 
 __all__ = ["apply_move", "explain_illegal", "legal_moves", "new_game"]
 
 Piles = tuple[tuple[Card, ...], ...]
+
+#: The exact classes of the moves: anything else is refused before it is looked up.
+_MOVE_TYPES = frozenset((Play, MoveStack, Draw, EndTurn, Pass))
+
+
+# The cards of deck 0 grouped by colour-and-rank key: both suits of a colour at one rank.
+_COLOUR_GROUPS = tuple(
+    (key, tuple(c for c in ALL_CARDS[:52] if c._colour_rank == key))
+    for key in sorted({c._colour_rank for c in ALL_CARDS})
+)
+
+
+@functools.lru_cache(maxsize=64)
+def _accepted(build: Build) -> tuple[int, ...]:
+    """For each card (by index) on top of a pile, the bit mask (by card index) of the cards ``build`` lets go onto it.
+
+    :raises InvalidRulesError: if the rule treats the two decks' copies of a card differently.
+    """
+    masks = []
+    accepts = build.accepts
+    for below in ALL_CARDS:
+        mask = 0
+        for card in ALL_CARDS:
+            if accepts(below, card):
+                mask |= 1 << card.index
+        low, high = mask & ((1 << 52) - 1), mask >> 52
+        if low != high:
+            card = ALL_CARDS[(low ^ high).bit_length() - 1]
+            raise InvalidRulesError(
+                f"the building rule {build} treats {card} and {ALL_CARDS[card.index + 52]} differently "
+                f"on {below}: a building rule must not depend on the deck of the card placed"
+            )
+        masks.append(mask)
+    return tuple(masks)
+
+
+@functools.lru_cache(maxsize=64)
+def _build_table(build: Build) -> tuple[tuple[int, ...], ...]:
+    """For each card (by index) on top of a pile, the keys of the cards that ``build`` lets go onto it.
+
+    A card is looked up by two keys: its suit and rank, and its colour and
+    rank. A rule that takes both suits of a colour at some rank is stored as
+    one colour key, else as suit keys; so the lookup of a card is the same
+    two dictionary gets whatever the building rule.
+    """
+    table = []
+    for mask in _accepted(build):
+        keys: list[int] = []
+        for colour_key, cards in _COLOUR_GROUPS:
+            inside = [c for c in cards if mask >> c.index & 1]
+            if len(inside) == len(cards):
+                keys.append(colour_key)
+            else:
+                keys.extend(c._suit_rank for c in inside)
+        table.append(tuple(keys))
+    return tuple(table)
+
+
+@functools.lru_cache(maxsize=64)
+def _load_keys(build: Build) -> tuple[frozenset[int], ...]:
+    """For each card (by index) on top of a reserve or waste, the suit-and-rank keys of the cards ``build`` lets be loaded onto it."""
+    return tuple(
+        frozenset(c._suit_rank for c in ALL_CARDS[:52] if mask >> c.index & 1) for mask in _accepted(build)
+    )
 
 
 class _Plan:
@@ -39,49 +118,68 @@ class _Plan:
         "waste_always",
         "tab_sources",
         "load_piles",
+        "load_keys",
         "compulsory",
         "fill_first",
         "end_turn",
         "stack_moves",
+        "stack_unlimited",
         "stalemate",
+        "drawn_first",
+        "limit",
+        "endings",
+        "tab_keys",
         "alt_targets",
         "alt_mask",
         "symmetric",
+        "self_accepting",
     )
 
     def __init__(self, rules: RuleSet, player: int) -> None:
         self.player = player
-        self.res = 16 + player
-        self.hand = 18 + player
-        self.waste = 20 + player
+        self.res = R0 + player
+        self.hand = H0 + player
+        self.waste = W0 + player
         self.waste_always = rules.waste_play is WastePlay.ALWAYS
-        own = range(8 + 4 * player, 12 + 4 * player)
+        own = range(T0 + 4 * player, T0 + 4 * player + 4)
         if rules.tableau_sources is TableauSources.OWN:
             self.tab_sources: tuple[int, ...] = tuple(own)
         else:
-            self.tab_sources = tuple(range(8, 16))
-        # Per tableau pile (0-7): does it build down in alternating colours for this player?
-        self.alt_targets = tuple(
-            (rules.own_tableau_build if tid in own else rules.opponent_tableau_build)
-            is Build.DOWN_ALTERNATING
-            for tid in range(8, 16)
+            self.tab_sources = tuple(range(T0, T0 + 8))
+        # Per tableau pile (0-7): its building rule for this player, compiled.
+        builds = [
+            rules.own_tableau_build if tid in own else rules.opponent_tableau_build for tid in range(T0, T0 + 8)
+        ]
+        self.tab_keys = tuple(_build_table(b) for b in builds)
+        # Whether some pile's top card accepts a card like itself (never so for the built-in rules).
+        self.self_accepting = any(
+            card._suit_rank in table[card.index] or card._colour_rank in table[card.index]
+            for table in set(self.tab_keys)
+            for card in ALL_CARDS
         )
+        # Stacks go only onto piles that build down in alternating colours (section 8).
+        self.alt_targets = tuple(isinstance(b, DownAlternating) for b in builds)
         self.alt_mask = sum(1 << i for i, alt in enumerate(self.alt_targets) if alt)
         # The tableau index depends on the mover only when the two builds differ.
-        self.symmetric = rules.own_tableau_build is rules.opponent_tableau_build
+        self.symmetric = rules.own_tableau_build == rules.opponent_tableau_build
         opponent = 1 - player
         loads = []
         if LoadTarget.RESERVE in rules.load_targets:
-            loads.append(16 + opponent)
+            loads.append(R0 + opponent)
         if LoadTarget.WASTE in rules.load_targets:
-            loads.append(20 + opponent)
+            loads.append(W0 + opponent)
         self.load_piles = tuple(loads)
+        self.load_keys = _load_keys(rules.load_build)
         self.compulsory = rules.foundation_plays is FoundationPlays.COMPULSORY
         self.fill_first = rules.fill_empty_first
         self.end_turn = rules.end_turn
         self.stack_moves = rules.stack_moves
+        self.stack_unlimited = rules.stack_limit is StackLimit.UNLIMITED
         # The exhaustion marks are kept only under the stalemate rule.
         self.stalemate = rules.stalemate
+        self.drawn_first = rules.drawn_first
+        self.limit = rules.move_limit
+        self.endings = rules.endings
 
 
 _PLANS: dict[RuleSet, tuple[_Plan, _Plan]] = {}
@@ -97,7 +195,6 @@ def _plans(rules: RuleSet) -> tuple[_Plan, _Plan]:
 
 
 _new = object.__new__
-_slot = GameState.__dict__
 (
     _set_rules,
     _set_piles,
@@ -107,13 +204,10 @@ _slot = GameState.__dict__
     _set_passes,
     _set_exhausted,
     _set_played,
-    _set_outcome,
-    _set_legal,
-    _set_hash,
-    _set_found,
-    _set_tabx,
+    _set_counters,
+    _set_engine,
 ) = (
-    _slot[name].__set__
+    getattr(GameState, name).__set__
     for name in (
         "rules",
         "piles",
@@ -123,11 +217,8 @@ _slot = GameState.__dict__
         "passes",
         "exhausted",
         "played",
-        "_outcome",
-        "_legal",
-        "_hash",
-        "_found",
-        "_tabx",
+        "counters",
+        "_engine",
     )
 )
 
@@ -141,11 +232,13 @@ def _make(
     passes: int,
     exhausted: tuple[bool, bool],
     played: tuple[bool, bool],
-    outcome: Outcome | None,
+    counters: tuple[int, ...],
     found: Any = None,
-    tabx: Any = None,
+    tab0: Any = None,
+    tab1: Any = None,
 ) -> GameState:
     # Positional construction of an already-valid state: no validation, no evolve.
+    # The engine list: [outcome, legal moves, hash, foundation index, tableau index of player 0, of player 1].
     state = _new(GameState)
     _set_rules(state, rules)
     _set_piles(state, piles)
@@ -155,62 +248,101 @@ def _make(
     _set_passes(state, passes)
     _set_exhausted(state, exhausted)
     _set_played(state, played)
-    _set_outcome(state, outcome)
-    _set_legal(state, None)
-    _set_hash(state, None)
-    _set_found(state, found)
-    _set_tabx(state, tabx)
+    _set_counters(state, counters)
+    _set_engine(state, [None, None, None, found, tab0, tab1])
     return state
 
 
-def _both_decks(seed: int) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    return shuffled_deck(seed, 0), shuffled_deck(seed, 1)
+def _deck_order(seed: int, player: int, given: object) -> tuple[Card, ...]:
+    """Player ``player``'s deck in dealing order: the cards ``given`` first, then the rest as ``seed`` shuffles them."""
+    shuffled = shuffled_deck(seed, player)
+    if given is None:
+        return shuffled
+    if isinstance(given, (str, bytes)):
+        given = given.replace(",", " ").split() if isinstance(given, str) else given
+    if not isinstance(given, Sequence):
+        raise InvalidStateError(f"decks[{player}] must be a sequence of cards, got {type(given).__name__}")
+    cards: list[Card] = []
+    for item in given:
+        if isinstance(item, str):
+            try:
+                item = parse_card(item)
+            except ParseError as exc:
+                raise InvalidStateError(f"decks[{player}]: {exc}") from None
+        if type(item) is not Card:
+            raise InvalidStateError(f"decks[{player}] holds {type(item).__name__}, which is not a card")
+        if item.deck != player:
+            raise InvalidStateError(f"decks[{player}] holds {item}, a card of player {item.deck}'s deck")
+        if item in cards:
+            raise InvalidStateError(f"decks[{player}] holds {item} twice")
+        cards.append(item)
+    chosen = set(cards)
+    return tuple(cards) + tuple(c for c in shuffled if c not in chosen)
 
 
-def new_game(rules: RuleSet | str, seed: int = 0) -> GameState:
-    """Deal a new game under ``rules`` (a :class:`RuleSet` or a preset name) from ``seed``.
+def new_game(
+    rules: RuleSet | str, seed: int = 0, *, decks: tuple[Sequence[Card | str] | str | None, Sequence[Card | str] | str | None] | None = None
+) -> GameState:
+    """Deal a new game under ``rules`` (a :class:`RuleSet` or a rules text such as ``"classic"``) from ``seed``.
 
     Each deck is shuffled by :func:`shuffled_deck` (ruling R2: the same seed
     deals the same game in every release). From each shuffled deck, the first
     ``reserve_size`` cards form the reserve (the last of them on top, face up),
     the next 4 go one each to the player's tableau piles (0-3 for player 0,
     4-7 for player 1) and the rest form the hand, the first of them on top.
-    The first player follows ``rules.first_player`` (RULES.md section 3).
+    The rules' first-player rule then says who moves first (section 3).
+
+    ``decks`` deals a chosen order instead: a pair (player 0's, player 1's),
+    each None (shuffled from the seed) or the first cards of that player's
+    deck in dealing order (cards, notations, or one string of notations); the
+    cards not listed follow in the order the seed shuffles them. The seed
+    still feeds a first-player rule that draws at random.
 
     >>> state = new_game("classic", seed=7)
     >>> state.current_player, len(state.reserves[0]), len(state.hands[1])
     (1, 13, 35)
+    >>> clubs = "AC0 2C0 3C0 4C0 5C0 6C0 7C0 8C0 9C0 TC0 JC0 QC0"
+    >>> dealt = new_game("classic", decks=(clubs + " AS0", None))
+    >>> str(dealt.reserves[0][-1]), dealt.current_player   # the lower reserve top starts
+    ('AS0', 0)
 
-    :raises InvalidRulesError: if ``rules`` is a string that names no preset.
+    :raises InvalidRulesError: if ``rules`` is a rules text naming impossible rules.
+    :raises ParseError: if ``rules`` is a malformed rules text.
+    :raises InvalidStateError: if ``decks`` holds something that is not one of that player's cards, or a card twice.
     :raises ValueError: if ``seed`` is not an int with ``0 <= seed < 2**64``.
     """
-    if isinstance(rules, str):
-        rules = RuleSet.from_name(rules)
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
+    rules = to_rules(rules, "new_game()")
     check_seed(seed)
-    piles: list[tuple[Card, ...]] = [()] * 22
+    if decks is None:
+        orders: tuple[tuple[Card, ...], ...] = (shuffled_deck(seed, 0), shuffled_deck(seed, 1))
+    else:
+        if not isinstance(decks, (tuple, list)) or len(decks) != 2:
+            raise InvalidStateError("decks must be a pair (player 0's deck, player 1's deck), each None or cards")
+        orders = (_deck_order(seed, 0, decks[0]), _deck_order(seed, 1, decks[1]))
+    piles: list[tuple[Card, ...]] = [()] * NUM_PILES
     size = rules.reserve_size
-    for player, deck in enumerate(_both_decks(seed)):
-        piles[16 + player] = deck[:size]
+    for player, deck in enumerate(orders):
+        piles[R0 + player] = deck[:size]
         for i in range(4):
-            piles[8 + 4 * player + i] = (deck[size + i],)
-        piles[18 + player] = deck[size + 4 :][::-1]
-    first = _first_player(rules, piles)
-    return _make(rules, tuple(piles), first, 0, False, 0, (False, False), (False, False), None)
+            piles[T0 + 4 * player + i] = (deck[size + i],)
+        piles[H0 + player] = deck[size + 4 :][::-1]
+    dealt = tuple(piles)
+    deal = _make(rules, dealt, 0, 0, False, 0, (False, False), (False, False), ())
+    counters = tuple(_count(e, e.start(deal)) for e in rules.endings)
+    first = rules.first_player.who_starts(deal, seed)
+    if type(first) is not int or first not in (0, 1):
+        raise InvalidRulesError(f"the first-player rule {rules.first_player} returned {first!r}, not 0 or 1")
+    state = _make(rules, dealt, first, 0, False, 0, (False, False), (False, False), counters)
+    if rules.endings:
+        state._engine[OUTCOME] = game_end(state)
+    return state
 
 
-def _first_player(rules: RuleSet, piles: list[tuple[Card, ...]]) -> int:
-    if rules.first_player is FirstPlayer.PLAYER_0:
-        return 0
-    if rules.first_player is FirstPlayer.PLAYER_1:
-        return 1
-    pairs = [(piles[16][-1], piles[17][-1])]
-    pairs += [(piles[8 + i][0], piles[12 + i][0]) for i in range(4)]
-    for a, b in pairs:
-        if a.rank != b.rank:
-            return 0 if a.rank < b.rank else 1
-    return 0
+def _count(ending: object, value: object) -> int:
+    problem = check_number(f"the count of the ending {ending}", value)
+    if problem:
+        raise InvalidRulesError(problem)
+    return value  # type: ignore[return-value]
 
 
 def legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -222,7 +354,7 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     waste); stack moves (by source, then count, then target); Draw; End turn.
     A player with no move has exactly ``(Pass(),)``; a finished game has none.
     With compulsory foundation plays only the moves that section 10 allows are
-    listed. The tuple is computed once per state and cached on it.
+    listed. The tuple is computed once per state and kept with it.
 
     >>> from crapette import RuleSet, new_game
     >>> moves = legal_moves(new_game(RuleSet.casual(), seed=1))
@@ -232,13 +364,13 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     :raises TypeError: if ``state`` is not a :class:`GameState`.
     """
     try:
-        legal = state._legal
+        cache = state._engine
     except AttributeError:
         raise TypeError(f"legal_moves() expects a GameState, got {type(state).__name__}") from None
+    legal = cache[LEGAL]
     if legal is None:
-        legal = _generate(state)
-        _set_legal(state, legal)
-    return legal
+        legal = cache[LEGAL] = _generate(state, cache)
+    return legal  # type: ignore[no-any-return]
 
 
 def _ids(base: int) -> tuple[tuple[int, ...], ...]:
@@ -249,8 +381,8 @@ def _ids(base: int) -> tuple[tuple[int, ...], ...]:
 # mask, in pile order. The indexes map a card key to such a mask, so merging
 # targets is an OR and small ints cost no memory.
 _FOUNDATIONS = _ids(0)
-_TABLEAU = _ids(8)
-_ACE_KEYS = tuple(suit * 16 + 1 for suit in range(4))
+_TABLEAU = _ids(T0)
+_ACE_KEYS = tuple(c._suit_rank for c in ALL_CARDS[:52] if c.rank == 1)
 
 
 def _foundation_index(piles: Piles) -> dict[int, int]:
@@ -267,41 +399,33 @@ def _tableau_index(piles: Piles, plan: _Plan) -> tuple[dict[int, int], int]:
     """Card key -> mask of the tableau piles that take it (for the plan's player), and the empty piles' mask."""
     accept: dict[int, int] = {}
     empty = 0
-    for i, alt in enumerate(plan.alt_targets):
-        pile = piles[8 + i]
+    tables = plan.tab_keys
+    for i in range(8):
+        pile = piles[T0 + i]
         if not pile:
             empty |= 1 << i
-        elif alt:
-            key = pile[-1]._alt_accepts
-            accept[key] = accept.get(key, 0) | 1 << i
         else:
-            key = pile[-1]._suit_rank
-            accept[key - 1] = accept.get(key - 1, 0) | 1 << i
-            accept[key + 1] = accept.get(key + 1, 0) | 1 << i
+            for key in tables[i][pile[-1].index]:
+                accept[key] = accept.get(key, 0) | 1 << i
     return accept, empty
 
 
-def _tableau(state: GameState, plan: _Plan) -> tuple[dict[int, int], int]:
-    """The tableau index of ``state`` for the plan's player, cached on the state.
-
-    The cache is a pair (one per player) shared by every state with the same
-    tableau, and filled on demand; with symmetric builds both entries are the same.
-    """
-    pair = state._tabx
-    if pair is None:
-        pair = [None, None]
-        _set_tabx(state, pair)
-    index = pair[plan.player]
+def _tableau(state: GameState, plan: _Plan, cache: list[Any]) -> tuple[dict[int, int], int]:
+    """The tableau index of ``state`` for the plan's player, kept in the state's engine list."""
+    slot = TAB0 + plan.player
+    index = cache[slot]
     if index is None:
-        index = _tableau_index(state.piles, plan)
-        pair[plan.player] = index
+        index = cache[slot] = _tableau_index(state.piles, plan)
         if plan.symmetric:
-            pair[1 - plan.player] = index
+            cache[TAB0 + 1 - plan.player] = index
     return index  # type: ignore[no-any-return]
 
 
 def _refound(need: dict[int, int], fid: int, below: tuple[Card, ...], card: Card) -> dict[int, int]:
-    """The foundation index after ``card`` is played onto foundation ``fid`` (which held ``below``)."""
+    """The foundation index after ``card`` is played onto foundation ``fid`` (which held ``below``).
+
+    A new dict: an index, once made, is never changed, so states may share it.
+    """
     need = need.copy()
     bit = 1 << fid
     for key in (below[-1]._suit_rank + 1,) if below else _ACE_KEYS:
@@ -314,73 +438,73 @@ def _refound(need: dict[int, int], fid: int, below: tuple[Card, ...], card: Card
 def _retableau(
     index: tuple[dict[int, int], int], plan: _Plan, old: Piles, new: Piles, tids: tuple[int, ...]
 ) -> tuple[dict[int, int], int]:
-    """The tableau index after the tableau piles ``tids`` changed from ``old`` to ``new``.
+    """The tableau index after the tableau piles ``tids`` changed from ``old`` to ``new`` (a new dict).
 
     Entries may drop to a zero mask; lookups treat zero as absent.
     """
     accept, empty = index
     accept = accept.copy()
-    alt = plan.alt_targets
+    tables = plan.tab_keys
     for tid in tids:
-        i = tid - 8
+        i = tid - T0
         bit = 1 << i
+        table = tables[i]
         pile = old[tid]
         if not pile:
             empty &= ~bit
-        elif alt[i]:
-            accept[pile[-1]._alt_accepts] &= ~bit
         else:
-            key = pile[-1]._suit_rank
-            accept[key - 1] &= ~bit
-            accept[key + 1] &= ~bit
+            for key in table[pile[-1].index]:
+                accept[key] &= ~bit
         pile = new[tid]
         if not pile:
             empty |= bit
-        elif alt[i]:
-            key = pile[-1]._alt_accepts
-            accept[key] = accept.get(key, 0) | bit
         else:
-            key = pile[-1]._suit_rank
-            accept[key - 1] = accept.get(key - 1, 0) | bit
-            accept[key + 1] = accept.get(key + 1, 0) | bit
+            for key in table[pile[-1].index]:
+                accept[key] = accept.get(key, 0) | bit
     return accept, empty
 
 
 def _next_tableau(
-    pair: list[Any] | None, plan: _Plan, old: Piles, new: Piles, tids: tuple[int, ...]
-) -> list[Any] | None:
-    """The tableau cache of the next state: the mover's index updated, the other dropped."""
-    if pair is None or pair[plan.player] is None:
-        return None
-    index = _retableau(pair[plan.player], plan, old, new, tids)
+    cache: list[Any], plan: _Plan, old: Piles, new: Piles, tids: tuple[int, ...]
+) -> tuple[Any, Any]:
+    """The tableau indexes of the next state: the mover's updated, the other's dropped (or the same, if symmetric)."""
+    index = cache[TAB0 + plan.player]
+    if index is None:
+        return None, None
+    index = _retableau(index, plan, old, new, tids)
     if plan.symmetric:
-        return [index, index]
-    return [index, None] if plan.player == 0 else [None, index]
+        return index, index
+    return (index, None) if plan.player == 0 else (None, index)
 
 
-def _generate(state: GameState) -> tuple[Move, ...]:
-    if state._outcome is not None:
+def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
+    if cache[OUTCOME] is not None:
         return ()
     piles = state.piles
-    plan = _plans(state.rules)[state.current_player]
+    rules = state.rules
+    plan = (_PLANS.get(rules) or _plans(rules))[state.current_player]
     res = plan.res
     wst = plan.waste
     srcs: list[tuple[int, Card]] = []
-    pile = piles[res]
-    if pile:
-        srcs.append((res, pile[-1]))
-    pile = piles[wst]
-    if pile and (plan.waste_always or state.drawn):
-        srcs.append((wst, pile[-1]))
-    for sid in plan.tab_sources:
-        pile = piles[sid]
+    restricted = plan.drawn_first and state.drawn
+    if restricted:
+        # The drawn card must be dealt with before any other move.
+        srcs.append((wst, piles[wst][-1]))
+    else:
+        pile = piles[res]
         if pile:
-            srcs.append((sid, pile[-1]))
+            srcs.append((res, pile[-1]))
+        pile = piles[wst]
+        if pile and (plan.waste_always or state.drawn):
+            srcs.append((wst, pile[-1]))
+        for sid in plan.tab_sources:
+            pile = piles[sid]
+            if pile:
+                srcs.append((sid, pile[-1]))
 
-    need = state._found
+    need = cache[FOUND]
     if need is None:
-        need = _foundation_index(piles)
-        _set_found(state, need)
+        need = cache[FOUND] = _foundation_index(piles)
     moves: list[Move] = []
     for sid, card in srcs:
         mask = need.get(card._suit_rank)
@@ -393,26 +517,29 @@ def _generate(state: GameState) -> tuple[Move, ...]:
             return tuple(m for m in moves if m.source.id == res)  # type: ignore[attr-defined]
         return tuple(moves)
 
-    accept, empty = _tableau(state, plan)
+    accept, empty = _tableau(state, plan, cache)
     loads = []
     for lid in plan.load_piles:
         pile = piles[lid]
         if pile:
-            key = pile[-1]._suit_rank
-            loads.append((lid, key - 1, key + 1))
+            loads.append((lid, plan.load_keys[pile[-1].index]))
     get = accept.get
+    # A pile never takes its own top card back (only a rule of one's own may accept it).
+    self_accepting = plan.self_accepting
     for sid, card in srcs:
         key = card._suit_rank
         mask = get(card._colour_rank, 0) | get(key, 0) | empty
         row = PLAYS[sid]
         if mask:
+            if self_accepting and T0 <= sid < R0:
+                mask &= ~(1 << (sid - T0))
             for tid in _TABLEAU[mask]:
                 moves.append(row[tid])  # type: ignore[arg-type]
-        for lid, low, high in loads:
-            if key == low or key == high:
+        for lid, takes in loads:
+            if key in takes:
                 moves.append(row[lid])  # type: ignore[arg-type]
 
-    if plan.stack_moves and empty:
+    if plan.stack_moves and not restricted and (empty or plan.stack_unlimited):
         _stack_moves(piles, plan, accept, empty, moves)
 
     # Draw and End turn (exclusive: End turn needs a drawn card on the waste, R7 forbids Draw then).
@@ -437,47 +564,51 @@ _POPCOUNT = tuple(bin(mask).count("1") for mask in range(256))
 def _stack_moves(
     piles: Piles, plan: _Plan, accept: dict[int, int], empty: int, moves: list[Move]
 ) -> None:
-    # R5: k <= 2**e, e = empty tableau piles other than the target.
-    e = _POPCOUNT[empty]
-    onto_card = 1 << e
-    onto_empty = 1 << (e - 1)
-    empty &= plan.alt_mask
+    if plan.stack_unlimited:
+        onto_card = onto_empty = MAX_STACK
+    else:
+        # R5: k <= 2**e, e = empty tableau piles other than the target.
+        e = _POPCOUNT[empty]
+        onto_card = 1 << e
+        onto_empty = 1 << (e - 1) if e else 0
+    alt = plan.alt_mask
+    empty &= alt
     for sid in plan.tab_sources:
         pile = piles[sid]
         n = len(pile)
         if n < 2 or pile[-1]._colour_rank != pile[-2]._alt_accepts:
             continue
-        table = _STACK[sid - 8]
+        table = _STACK[sid - T0]
         limit = min(n, onto_card)
         k = 2
-        while True:
+        while k <= limit:
             key = pile[-k]._colour_rank
-            # Colour keys in the index come only from piles that build down in
-            # alternating colours for the mover, the only piles a stack may go to.
-            mask = accept.get(key, 0)
+            # A stack goes only onto a pile that builds down in alternating colours.
+            mask = accept.get(key, 0) & alt
             if k <= onto_empty:
                 mask |= empty
             for tid in _TABLEAU[mask]:
-                moves.append(table[tid - 8][k])  # type: ignore[arg-type]
-            if k == limit or pile[-k - 1]._alt_accepts != key:
+                moves.append(table[tid - T0][k])  # type: ignore[arg-type]
+            if k == n or pile[-k - 1]._alt_accepts != key:
                 break
             k += 1
 
 
-def _has_target(state: GameState, piles: Piles, plan: _Plan, card: Card) -> bool:
+def _has_target(state: GameState, cache: list[Any], plan: _Plan, card: Card) -> bool:
     """Whether ``card`` can be played anywhere under the building rules (compulsion aside).
 
-    Uses the indexes of ``state``, whose foundations and tableau equal those of ``piles``.
+    Uses the indexes in ``cache``, whose foundations and tableau equal those of ``state``.
     """
     key = card._suit_rank
-    if state._found.get(key):
+    if cache[FOUND].get(key):
         return True
-    accept, empty = _tableau(state, plan)
+    accept, empty = _tableau(state, plan, cache)
     if empty or accept.get(card._colour_rank) or accept.get(key):
         return True
+    piles = state.piles
     for lid in plan.load_piles:
         pile = piles[lid]
-        if pile and (pile[-1]._suit_rank - key) in (1, -1):
+        if pile and key in plan.load_keys[pile[-1].index]:
             return True
     return False
 
@@ -493,33 +624,38 @@ def apply_move(state: GameState, move: Move) -> GameState:
     >>> apply_move(state, parse_move("R1-T4"))
     Traceback (most recent call last):
     ...
-    crapette._errors.IllegalMoveError: illegal move R1-T4: R1 is player 1's reserve and player 0 is to move
+    crapette.IllegalMoveError: illegal move R1-T4: R1 is player 1's reserve and player 0 is to move
 
     :raises IllegalMoveError: if the move is not in :func:`legal_moves`; the message says why.
-    :raises TypeError: if ``move`` is not a :class:`Move`.
+    :raises TypeError: if ``state`` is not a :class:`GameState` or ``move`` is not
+        one of the five move classes (subclasses included: they are refused too).
     """
     try:
-        legal = state._legal
+        cache = state._engine
     except AttributeError:
         raise TypeError(f"apply_move() expects a GameState, got {type(state).__name__}") from None
+    legal = cache[LEGAL]
     if legal is None:
-        legal = _generate(state)
-        _set_legal(state, legal)
+        legal = cache[LEGAL] = _generate(state, cache)
     if move not in legal:
         raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
+    # The legal moves are interned, so a true move found among them has one of
+    # their exact classes; the last branch below refuses anything else (an
+    # object whose __eq__ says it equals a legal move).
+    cls = type(move)
     rules = state.rules
     piles = state.piles
     player = state.current_player
-    plan = _plans(rules)[player]
+    plan = (_PLANS.get(rules) or _plans(rules))[player]
     drawn = state.drawn
     exhausted = state.exhausted
     played = state.played
-    found = state._found
-    tabx = state._tabx
+    found = cache[FOUND]
+    tab0 = cache[TAB0]
+    tab1 = cache[TAB1]
     passes = 0
-    outcome = None
     count = state.move_count + 1
-    cls = move.__class__
+    ends = plan.limit is not None and count >= plan.limit
     if cls is Play:
         source = move.source.id  # type: ignore[attr-defined]
         target = move.target.id  # type: ignore[attr-defined]
@@ -529,14 +665,14 @@ def apply_move(state: GameState, move: Move) -> GameState:
         new[source] = cards[:-1]
         old = piles
         piles = tuple(new)
-        if target < 8:
+        if target < T0:
             found = _refound(found, target, old[target], cards[-1])
-            if 8 <= source < 16:
-                tabx = _next_tableau(tabx, plan, old, piles, (source,))
-        elif 8 <= target < 16:
-            tabx = _next_tableau(tabx, plan, old, piles, (source, target) if source < 16 else (target,))
-        elif 8 <= source < 16:
-            tabx = _next_tableau(tabx, plan, old, piles, (source,))
+            if T0 <= source < R0:
+                tab0, tab1 = _next_tableau(cache, plan, old, piles, (source,))
+        elif T0 <= target < R0:
+            tab0, tab1 = _next_tableau(cache, plan, old, piles, (source, target) if source < R0 else (target,))
+        elif T0 <= source < R0:
+            tab0, tab1 = _next_tableau(cache, plan, old, piles, (source,))
         if source == plan.res or source == plan.waste:
             if source == plan.waste:
                 drawn = False
@@ -546,7 +682,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
                 if exhausted[player]:
                     exhausted = (False, exhausted[1]) if player == 0 else (exhausted[0], False)
             if not (piles[plan.res] or piles[plan.hand] or piles[plan.waste]):
-                outcome = _win(rules, piles, player)
+                ends = True
     elif cls is MoveStack:
         source = move.source.id  # type: ignore[attr-defined]
         target = move.target.id  # type: ignore[attr-defined]
@@ -557,7 +693,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
         new[source] = cards[:-k]
         old = piles
         piles = tuple(new)
-        tabx = _next_tableau(tabx, plan, old, piles, (source, target))
+        tab0, tab1 = _next_tableau(cache, plan, old, piles, (source, target))
     elif cls is Draw:
         hand = piles[plan.hand]
         waste = piles[plan.waste]
@@ -567,32 +703,62 @@ def apply_move(state: GameState, move: Move) -> GameState:
             hand = waste[::-1]
             waste = ()
             if plan.stalemate:
-                mark = not played[player]
-                exhausted = (mark, exhausted[1]) if player == 0 else (exhausted[0], mark)
-                played = (False, played[1]) if player == 0 else (played[0], False)
+                exhausted, played = _mark(player, exhausted, played)
+                ends = ends or (exhausted[0] and exhausted[1])
         new = list(piles)
         new[plan.hand] = hand[:-1]
         new[plan.waste] = waste + hand[-1:]
         piles = tuple(new)
-        if _has_target(state, piles, plan, hand[-1]):
+        if _has_target(state, cache, plan, hand[-1]):
             drawn = True
         else:
             drawn = False
             player = 1 - player
-        if turnover and exhausted[0] and exhausted[1]:
-            outcome = settle(rules, piles, EndReason.STALEMATE)
-    else:  # EndTurn or Pass
+    elif cls is EndTurn or cls is Pass:
         drawn = False
         player = 1 - player
         # A pass made while this turn's drawn card lies on the waste is not a
         # stuck pass: the player may draw again next turn (ruling R6).
         if cls is Pass and not state.drawn:
             passes = state.passes + 1
-            if passes >= 2:
-                outcome = settle(rules, piles, EndReason.BLOCKED)
-    if outcome is None and rules.move_limit is not None and count >= rules.move_limit:
-        outcome = settle(rules, piles, EndReason.MOVE_LIMIT)
-    return _make(rules, piles, player, count, drawn, passes, exhausted, played, outcome, found, tabx)
+            ends = ends or passes >= 2
+            if plan.stalemate and not (piles[plan.hand] or piles[plan.waste]):
+                # R8: with no hand left to go through, the pass counts as the turnover.
+                exhausted, played = _mark(1 - player, exhausted, played)
+                ends = ends or (exhausted[0] and exhausted[1])
+    else:
+        raise _not_a_move("apply_move", move)
+    after = _make(rules, piles, player, count, drawn, passes, exhausted, played, state.counters, found, tab0, tab1)
+    if plan.endings:
+        _set_counters(
+            after,
+            tuple(
+                _count(e, e.update(c, state, move, after)) for e, c in zip(plan.endings, state.counters)
+            ),
+        )
+        # The hooks may have looked at the state's moves before its outcome was known.
+        after._engine[LEGAL] = None
+        ends = True
+    if ends:
+        after._engine[OUTCOME] = game_end(after)
+    return after
+
+
+def _not_a_move(caller: str, move: object) -> TypeError:
+    return TypeError(
+        f"{caller}() expects a Play, MoveStack, Draw, EndTurn or Pass, got {type(move).__name__} "
+        "(subclasses are refused too; use parse_move to read text)"
+    )
+
+
+def _mark(
+    player: int, exhausted: tuple[bool, bool], played: tuple[bool, bool]
+) -> tuple[tuple[bool, bool], tuple[bool, bool]]:
+    """The stalemate marks after ``player`` goes through the hand: exhausted if nothing was played since the last time."""
+    mark = not played[player]
+    if player == 0:
+        return (mark, exhausted[1]), (False, played[1])
+    return (exhausted[0], mark), (played[0], False)
 
 
 # Why a move is illegal (the slow path of apply_move) --------------------------
@@ -601,12 +767,17 @@ def apply_move(state: GameState, move: Move) -> GameState:
 def explain_illegal(state: GameState, move: Move) -> str:
     """Why ``move`` is not legal in ``state``, in words (empty string if it is legal).
 
+    The reasons come from the same rule parts the move generator compiles, so
+    a move is explained as illegal exactly when :func:`legal_moves` leaves it out.
+
     >>> from crapette import RuleSet, new_game, parse_move
     >>> explain_illegal(new_game(RuleSet.casual(), seed=1), parse_move("end"))
     'these rules have no End turn: a turn ends by an unplayable draw or a pass'
+
+    :raises TypeError: if ``move`` is not one of the five move classes.
     """
-    if not isinstance(move, Move):
-        raise TypeError(f"expected a Move, got {type(move).__name__} {move!r} (use parse_move to read text)")
+    if type(move) not in _MOVE_TYPES:
+        raise _not_a_move("explain_illegal", move)
     legal = legal_moves(state)
     if move in legal:
         return ""
@@ -615,7 +786,7 @@ def explain_illegal(state: GameState, move: Move) -> str:
     reason = _rule_broken(state, move)
     if reason:
         return reason
-    # The move obeys the building rules: what forbids it is precedence (section 10).
+    # The move obeys the building rules: what forbids it is precedence.
     listed = " ".join(str(m) for m in legal[:6]) + (" ..." if len(legal) > 6 else "")
     if legal and isinstance(legal[0], Play) and legal[0].target.kind is PileKind.FOUNDATION:
         return f"foundation plays are compulsory and come first (section 10): {listed}"
@@ -666,8 +837,8 @@ def _rule_broken(state: GameState, move: Move) -> str:
             return f"these rules do not allow loading onto the opponent's {what}"
         if top is None:
             return f"{target} is empty and an empty pile cannot be loaded (R3)"
-        if abs(top._suit_rank - card._suit_rank) != 1:
-            return f"{card} cannot be loaded onto {top}: it must be the same suit and one rank higher or lower"
+        if not rules.load_build.accepts(top, card):
+            return f"{card} cannot be loaded onto {top}: loading builds {rules.load_build.described}"
         return ""
     if target.kind is PileKind.FOUNDATION:
         if top is None:
@@ -675,12 +846,9 @@ def _rule_broken(state: GameState, move: Move) -> str:
         if top._suit_rank + 1 != card._suit_rank:
             return f"{card} does not go on {top}: a foundation builds up in suit from Ace to King"
         return ""
-    alt = plan.alt_targets[target.index]
-    if top is not None:
-        if alt and top._alt_accepts != card._colour_rank:
-            return f"{card} does not go on {top}: {target} builds down in alternating colours for player {p}"
-        if not alt and abs(top._suit_rank - card._suit_rank) != 1:
-            return f"{card} does not go on {top}: {target} builds up or down in suit for player {p}"
+    build = rules.own_tableau_build if target.owner == p else rules.opponent_tableau_build
+    if top is not None and not build.accepts(top, card):
+        return f"{card} does not go on {top}: {target} builds {build.described} for player {p}"
     return ""
 
 
@@ -691,6 +859,12 @@ def _source_problem(state: GameState, plan: _Plan, source: object) -> str:
         return f"{pile} is player {pile.index}'s {pile.kind.name.lower()} and player {p} is to move"
     if not state.piles[pile.id]:
         return f"{pile} is empty"
+    if plan.drawn_first and state.drawn and pile.id != plan.waste:
+        return (
+            f"the drawn card {state.piles[plan.waste][-1]} must be dealt with (played"
+            + (" or declined with End turn" if plan.end_turn else "")
+            + ") before any other move (drawn_first)"
+        )
     if pile.kind is PileKind.WASTE and not (plan.waste_always or state.drawn):
         return "only the card drawn this turn may be played from the waste (waste_play='drawn')"
     if pile.kind is PileKind.TABLEAU and pile.id not in plan.tab_sources:
@@ -706,16 +880,19 @@ def _stack_problem(state: GameState, plan: _Plan, move: MoveStack) -> str:
     k = move.count
     if k > len(cards):
         return f"{move.source} has only {len(cards)} card(s)"
+    run = Build.DOWN_ALTERNATING
     for i in range(1, k):
-        if cards[-i]._colour_rank != cards[-i - 1]._alt_accepts:
+        if not run.accepts(cards[-i - 1], cards[-i]):
             return f"the top {k} cards of {move.source} are not a run down in alternating colours"
     if not plan.alt_targets[move.target.index]:
         return f"a stack moves only onto a pile that builds down in alternating colours, and {move.target} does not for player {state.current_player}"
     dest = piles[move.target.id]
     bottom = cards[-k]
-    if dest and dest[-1]._alt_accepts != bottom._colour_rank:
+    if dest and not run.accepts(dest[-1], bottom):
         return f"{bottom} does not go on {dest[-1]}: {move.target} builds down in alternating colours"
-    empties = sum(1 for t in range(8, 16) if not piles[t] and t != move.target.id)
+    if plan.stack_unlimited:
+        return ""
+    empties = sum(1 for t in range(T0, T0 + 8) if not piles[t] and t != move.target.id)
     if k > 1 << empties:
         return (
             f"moving {k} cards needs enough empty tableau piles besides the target (R5: "

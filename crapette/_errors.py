@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._moves import Move
 
 __all__ = [
     "IllegalMoveError",
     "InvalidRulesError",
     "InvalidStateError",
     "ParseError",
+    "RecordError",
 ]
 
 
@@ -23,7 +28,7 @@ class ParseError(ValueError):
     >>> parse_card("1H0")
     Traceback (most recent call last):
     ...
-    crapette._errors.ParseError: invalid card '1H0': unknown rank '1' (expected A, 2-9, T or 10, J, Q, K)
+    crapette.ParseError: invalid card '1H0': unknown rank '1' (expected A, 2-9, T or 10, J, Q, K)
     """
 
 
@@ -37,7 +42,7 @@ class IllegalMoveError(ValueError):
     >>> apply_move(new_game("casual", seed=1), parse_move("end"))
     Traceback (most recent call last):
     ...
-    crapette._errors.IllegalMoveError: illegal move end: these rules have no End turn: a turn ends by an unplayable draw or a pass
+    crapette.IllegalMoveError: illegal move end: these rules have no End turn: a turn ends by an unplayable draw or a pass
     """
 
 
@@ -47,10 +52,10 @@ class InvalidStateError(ValueError):
     :attr:`problems` lists every broken invariant (a single string is one
     problem); the message joins them.
 
-    >>> from crapette import GameState, new_game
-    >>> text = new_game("casual", seed=1).to_position().replace("F:-/", "F:AH0/", 1)
+    >>> from crapette import new_game, parse_position
+    >>> text = str(new_game("casual", seed=1)).replace("F:-/", "F:AH0/", 1)
     >>> try:
-    ...     GameState.from_position(text)
+    ...     parse_position(text)
     ... except InvalidStateError as exc:
     ...     print(exc.problems)
     ('card AH0 is in both F0 and H0',)
@@ -77,5 +82,56 @@ class InvalidRulesError(ValueError):
     >>> attrs.evolve(RuleSet.casual(), stack_moves=True, own_tableau_build="suit-up-or-down")
     Traceback (most recent call last):
     ...
-    crapette._errors.InvalidRulesError: stack_moves needs a tableau that builds down in alternating colours: set own_tableau_build or opponent_tableau_build to 'down-alternating'
+    crapette.InvalidRulesError: stack_moves needs a tableau that builds down in alternating colours: set own_tableau_build or opponent_tableau_build to 'down-alternating'
     """
+
+
+class RecordError(ValueError):
+    """A game record that is inconsistent, or a move that is illegal where it stands.
+
+    For an illegal move, :attr:`index` is its position in
+    :attr:`GameRecord.moves <crapette.GameRecord.moves>` (counting from 0),
+    :attr:`move` the move and :attr:`reason` why the rules forbid it;
+    otherwise all three are None.
+
+    >>> from crapette import GameRecord, RuleSet
+    >>> record = GameRecord(RuleSet.casual(), seed=1, moves=["T1-T0", "R1-F0"])
+    >>> try:
+    ...     record.replay()
+    ... except RecordError as exc:
+    ...     print(exc.index, exc.move, exc.reason)
+    1 R1-F0 R1 is player 1's reserve and player 0 is to move
+
+    .. versionadded:: 0.1.0
+    """
+
+    index: int | None
+    move: Move | None
+    reason: str | None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        index: int | None = None,
+        move: Move | None = None,
+        reason: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.index = index
+        self.move = move
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_record_error, (self.args[0] if self.args else "", self.index, self.move, self.reason))
+
+
+def _record_error(message: str, index: int | None, move: Move | None, reason: str | None) -> RecordError:
+    return RecordError(message, index=index, move=move, reason=reason)
+
+
+# The exceptions are raised and shown as crapette.ParseError and so on: the
+# package is where users import them from, and a pickle finds them there too.
+for _error in (IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError):
+    _error.__module__ = "crapette"
+del _error

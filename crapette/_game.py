@@ -271,4 +271,4 @@ class Game:
 
     def __repr__(self) -> str:
         origin = f"seed={self._seed}" if self._seed is not None else "from a position"
-        return f"<Game {origin}, {len(self._moves)} moves, {self.state.to_position()!r}>"
+        return f"<Game {origin}, {len(self._moves)} moves, {str(self.state)!r}>"

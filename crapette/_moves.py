@@ -234,7 +234,7 @@ def parse_move(text: str) -> Move:
     >>> parse_move("R0-H1")
     Traceback (most recent call last):
     ...
-    crapette._errors.ParseError: invalid move 'R0-H1': target H1 cannot be a move's target (must be a foundation, tableau, reserve, waste pile)
+    crapette.ParseError: invalid move 'R0-H1': target H1 cannot be a move's target (must be a foundation, tableau, reserve, waste pile)
 
     :raises ParseError: if the text is not a move.
     """

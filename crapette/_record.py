@@ -1,16 +1,16 @@
-"""Game records: the rules, the deal and the moves of a game, as JSON or as readable text.
+"""Game records: the rules, the deal and the moves of a game, with metadata.
 
-Both parsers take untrusted text: they cap its length, never evaluate it, and
-raise only documented :class:`ValueError` subclasses saying what was wrong and
-where (:class:`ParseError` for malformed input, :class:`InvalidRulesError` and
+A record is a value; :mod:`crapette._record_json` writes and reads it as JSON,
+:mod:`crapette._record_text` as readable text. Both readers take untrusted
+text: they cap its length, never evaluate it, and raise only documented
+:class:`ValueError` subclasses saying what was wrong and where
+(:class:`ParseError` for malformed input, :class:`InvalidRulesError` and
 :class:`InvalidStateError` for impossible rules or start positions).
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-import operator
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
@@ -19,19 +19,21 @@ import attrs
 
 from ._cards import check_seed
 from ._engine import apply_move, explain_illegal, legal_moves, new_game
-from ._errors import IllegalMoveError, InvalidRulesError, ParseError
+from ._errors import IllegalMoveError, ParseError, RecordError
 from ._moves import Move, parse_move
-from ._position import check_text, from_position, rules_from_text, rules_to_text, to_position
-from ._rules import RuleSet
-from ._state import GameState, Outcome
+from ._position import check_text, to_position
+from ._rules import RuleSet, to_rules
+from ._state import GameState, Outcome, _deprecated
 
 __all__ = [
     "GameRecord",
-    "RecordError",
-    "RECORD_FORMAT_VERSION",
     "MAX_RECORD_LENGTH",
     "MAX_RECORD_MOVES",
+    "MAX_TAGS",
+    "MAX_VALUE_LENGTH",
+    "RECORD_FORMAT_VERSION",
     "RESULTS",
+    "parse_record",
     "result_of",
 ]
 
@@ -47,47 +49,11 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 MAX_TAGS = 64
 #: The longest metadata value (a player's name, the date, a tag's value).
 MAX_VALUE_LENGTH = 1024
-_MAX_JSON_DEPTH = 8
 _KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
 _BAD_CHAR_RE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-_RESERVED = ("Rules", "Seed", "Position", "Player0", "Player1", "Date", "Result")
-_RESERVED_LOWER = {k.lower() for k in _RESERVED}
-
-
-class RecordError(ValueError):
-    """A game record that is inconsistent, or a move that is illegal where it stands.
-
-    For an illegal move, :attr:`index` is its position in
-    :attr:`GameRecord.moves` (counting from 0), :attr:`move` the move and
-    :attr:`reason` why the rules forbid it; otherwise all three are None.
-
-    >>> from crapette import GameRecord, RuleSet
-    >>> record = GameRecord(RuleSet.casual(), seed=1, moves=["T1-T0", "R1-F0"])
-    >>> try:
-    ...     record.replay()
-    ... except RecordError as exc:
-    ...     print(exc.index, exc.move, exc.reason)
-    1 R1-F0 R1 is player 1's reserve and player 0 is to move
-
-    .. versionadded:: 0.1.0
-    """
-
-    index: int | None
-    move: Move | None
-    reason: str | None
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        index: int | None = None,
-        move: Move | None = None,
-        reason: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.index = index
-        self.move = move
-        self.reason = reason
+#: The fields of the text form's headers; tags may not take these names.
+RESERVED = ("Rules", "Seed", "Position", "Player0", "Player1", "Date", "Result")
+RESERVED_LOWER = {k.lower() for k in RESERVED}
 
 
 def result_of(outcome: Outcome | None) -> str | None:
@@ -105,11 +71,7 @@ def result_of(outcome: Outcome | None) -> str | None:
 
 
 def _to_rules(value: RuleSet | str) -> RuleSet:
-    if isinstance(value, RuleSet):
-        return value
-    if isinstance(value, str):
-        return rules_from_text(value)
-    raise TypeError(f"rules must be a RuleSet or rules text, got {type(value).__name__}")
+    return to_rules(value, "GameRecord()")
 
 
 def _to_moves(value: Iterable[Move | str]) -> tuple[Move, ...]:
@@ -181,8 +143,8 @@ def _to_tags(
             raise RecordError(
                 f"tag key {key!r} must be a letter then up to 63 letters, digits or '_'"
             )
-        if key.lower() in _RESERVED_LOWER:
-            raise RecordError(f"tag key {key!r} is reserved ({', '.join(_RESERVED)} are fields)")
+        if key.lower() in RESERVED_LOWER:
+            raise RecordError(f"tag key {key!r} is reserved ({', '.join(RESERVED)} are fields)")
         if key in seen:
             raise RecordError(f"tag {key!r} given twice")
         seen.add(key)
@@ -201,8 +163,8 @@ class GameRecord:
     and :meth:`states` play it and raise :class:`RecordError` at the first
     illegal move.
 
-    - ``rules``: a :class:`~crapette.RuleSet`, or rules text such as
-      ``"classic"`` (see :func:`~crapette.rules_from_text`);
+    - ``rules``: a :class:`~crapette.RuleSet`, or a rules text such as
+      ``"classic"`` (see :func:`~crapette.parse_rules`);
     - ``seed``: the seed the game was dealt from (see :func:`~crapette.new_game`),
       or None when ``start`` is given; exactly one of the two;
     - ``moves``: the moves made, as :class:`~crapette.Move` values or notation strings;
@@ -255,8 +217,8 @@ class GameRecord:
                 raise TypeError(f"start must be a GameState, got {type(self.start).__name__}")
             if self.start.rules != self.rules:
                 raise RecordError(
-                    f"the start position's rules ({rules_to_text(self.start.rules)}) "
-                    f"differ from the record's rules ({rules_to_text(self.rules)})"
+                    f"the start position's rules ({self.start.rules}) "
+                    f"differ from the record's rules ({self.rules})"
                 )
 
     # Building -----------------------------------------------------------------
@@ -416,18 +378,9 @@ class GameRecord:
         >>> GameRecord("casual", seed=1, moves=["T1-T0"]).to_dict()["moves"]
         ['T1-T0']
         """
-        return {
-            "format": "crapette-record",
-            "version": RECORD_FORMAT_VERSION,
-            "rules": rules_to_text(self.rules),
-            "seed": self.seed,
-            "start": None if self.start is None else to_position(self.start),
-            "moves": [str(m) for m in self.moves],
-            "players": None if self.players is None else list(self.players),
-            "date": self.date,
-            "result": self.result,
-            "tags": dict(self.tags),
-        }
+        from ._record_json import to_dict
+
+        return to_dict(self)
 
     def to_json(self, *, indent: int | None = None) -> str:
         """The record as JSON text; :meth:`from_json` reads it back exactly.
@@ -437,7 +390,7 @@ class GameRecord:
             {
               "format": "crapette-record",   # identifies the layout
               "version": 1,                  # RECORD_FORMAT_VERSION
-              "rules": "classic",            # rules_to_text(rules)
+              "rules": "classic",            # str(rules), a rules text
               "seed": 42,                    # int, or null when "start" is given
               "start": null,                 # position string, or null when "seed" is given
               "moves": ["T1-T2", "draw"],    # move notation, in order
@@ -470,23 +423,25 @@ class GameRecord:
         >>> GameRecord.from_json('{"format": "crapette-record", "version": 1, "rules": "casual", "seed": 3, "moves": ["R0-X9"]}')
         Traceback (most recent call last):
         ...
-        crapette._errors.ParseError: invalid record JSON: key 'moves', item 0: invalid move 'R0-X9': invalid pile 'X9': expected F0-F7, T0-T7, R0, R1, H0, H1, W0 or W1
+        crapette.ParseError: invalid record JSON: key 'moves', item 0: invalid move 'R0-X9': invalid pile 'X9': expected F0-F7, T0-T7, R0, R1, H0, H1, W0 or W1
 
         :raises ParseError: if the text is not JSON, longer than
             ``MAX_RECORD_LENGTH`` (4,000,000) characters, or does not follow the layout;
             the message names the key (and item) at fault.
-        :raises InvalidRulesError: if the rules make no sense together.
+        :raises InvalidRulesError: if the rules make no sense together or name
+            a rule part that is not registered.
         :raises InvalidStateError: if the start position is impossible.
         :raises TypeError: if ``text`` is not a str.
         """
+        from ._record_json import from_json
+
         check_text(text, "from_json", "invalid record JSON", MAX_RECORD_LENGTH)
-        data = _load_json(text)
-        return _from_data(cls, data)
+        return from_json(cls, text)
 
     # Text ---------------------------------------------------------------------
 
-    def to_text(self) -> str:
-        """The record as readable text: headers, then the moves turn by turn; :meth:`from_text` reads it back.
+    def __str__(self) -> str:
+        """The record as readable text: headers, then the moves turn by turn; :func:`parse_record` reads it back.
 
         Headers are ``[Name "value"]`` lines (``\\`` and ``"`` escaped with a
         backslash): ``Rules``, then ``Seed`` or ``Position``, then ``Player0``
@@ -496,7 +451,7 @@ class GameRecord:
         line is the result, or ``*``.
 
         >>> moves = "T1-T0 draw T3-T1 R0-T3 R0-T6 pass draw draw".split()
-        >>> print(GameRecord("casual", seed=1, moves=moves, players=("Ann", "Bob")).to_text())
+        >>> print(GameRecord("casual", seed=1, moves=moves, players=("Ann", "Bob")))
         [Rules "casual"]
         [Seed "1"]
         [Player0 "Ann"]
@@ -507,341 +462,61 @@ class GameRecord:
         3. draw
         *
         """
-        lines = [_header("Rules", rules_to_text(self.rules))]
-        if self.start is not None:
-            lines.append(_header("Position", to_position(self.start)))
-        else:
-            lines.append(_header("Seed", str(self.seed)))
-        if self.players is not None:
-            lines.append(_header("Player0", self.players[0]))
-            lines.append(_header("Player1", self.players[1]))
-        if self.date is not None:
-            lines.append(_header("Date", self.date))
-        if self.result is not None:
-            lines.append(_header("Result", self.result))
-        lines.extend(_header(k, v) for k, v in self.tags)
-        lines.append("")
-        for number, turn in enumerate(self.turns(), 1):
-            lines.append(f"{number}. " + " ".join(str(m) for m in turn))
-        lines.append(self.result or "*")
-        return "\n".join(lines)
+        from ._record_text import to_text
+
+        return to_text(self)
+
+    def to_text(self) -> str:
+        """The text form: the same as ``str(record)``.
+
+        .. deprecated:: 0.2.0
+           Write ``str(record)``; :func:`parse_record` reads it.
+        """
+        _deprecated("GameRecord.to_text()", "str(record)")
+        return str(self)
 
     @classmethod
     def from_text(cls, text: str) -> GameRecord:
-        """Read the text that :meth:`to_text` writes.
+        """Read the text form: the same as :func:`parse_record`.
 
-        Header lines come first (``Rules`` and one of ``Seed`` or
-        ``Position`` are required), then the moves. In the moves, turn numbers
-        (``12.``) are optional and their values are not checked, ``{...}``
-        comments are ignored, and the last token must be the result
-        (``1-0``, ``0-1``, ``1/2-1/2`` or ``*``), matching the ``Result``
-        header if there is one. Moves are not checked against the rules:
-        :meth:`replay` does that.
-
-        >>> record = GameRecord.from_text('[Rules "classic"]\\n[Seed "3"]\\n\\n1. draw {a comment} 2. T1-T2\\n*')
-        >>> [str(m) for m in record.moves], record.result
-        (['draw', 'T1-T2'], None)
-        >>> GameRecord.from_text('[Rules "classic"]\\n[Seed "3"]\\n\\n1. draw T9-F0 *')
-        Traceback (most recent call last):
-        ...
-        crapette._errors.ParseError: invalid record text: line 4, column 9: invalid move 'T9-F0': invalid pile 'T9': expected F0-F7, T0-T7, R0, R1, H0, H1, W0 or W1
-
-        :raises ParseError: if the text is malformed or longer than
-            ``MAX_RECORD_LENGTH`` (4,000,000) characters; the message gives the line (and column).
-        :raises InvalidRulesError: if the rules make no sense together.
-        :raises InvalidStateError: if the start position is impossible.
-        :raises TypeError: if ``text`` is not a str.
+        .. deprecated:: 0.2.0
+           Use :func:`parse_record`.
         """
-        check_text(text, "from_text", "invalid record text", MAX_RECORD_LENGTH)
-        return _from_text(cls, text)
+        _deprecated("GameRecord.from_text()", "parse_record(text)")
+        return parse_record(text)
 
 
-# JSON reading -------------------------------------------------------------------
+def parse_record(text: str) -> GameRecord:
+    """Read a game record: its text form, as ``str(record)`` writes it, or its JSON (text starting with ``{``).
 
-# The scan that finds the nesting depth before decoding: drop escape pairs, then
-# strings (an unterminated one runs to the end), then all but brackets. Three
-# simple regular expressions keep it linear and fast on any text.
-_ESCAPE_PAIR_RE = re.compile(r"\\.", re.DOTALL)
-_SIMPLE_STRING_RE = re.compile(r'"[^"]*"?')
-_NOT_BRACKET_RE = re.compile(r"[^\[\]{}]+")
-_BRACKET_STEPS = str.maketrans({"[": "\x02", "{": "\x02", "]": "\x00", "}": "\x00"})
-_KEYS = ("format", "version", "rules", "seed", "start", "moves", "players", "date", "result", "tags")
+    In the text form, header lines come first (``Rules`` and one of ``Seed``
+    or ``Position`` are required), then the moves. In the moves, turn numbers
+    (``12.``) are optional and their values are not checked, ``{...}``
+    comments are ignored, and the last token must be the result (``1-0``,
+    ``0-1``, ``1/2-1/2`` or ``*``), matching the ``Result`` header if there is
+    one. JSON is read as :meth:`GameRecord.from_json` reads it. Moves are not
+    checked against the rules: :meth:`GameRecord.replay` does that.
 
+    >>> record = parse_record('[Rules "classic"]\\n[Seed "3"]\\n\\n1. draw {a comment} 2. T1-T2\\n*')
+    >>> [str(m) for m in record.moves], record.result
+    (['draw', 'T1-T2'], None)
+    >>> parse_record(str(record)) == record == parse_record(record.to_json())
+    True
+    >>> parse_record('[Rules "classic"]\\n[Seed "3"]\\n\\n1. draw T9-F0 *')
+    Traceback (most recent call last):
+    ...
+    crapette.ParseError: invalid record text: line 4, column 9: invalid move 'T9-F0': invalid pile 'T9': expected F0-F7, T0-T7, R0, R1, H0, H1, W0 or W1
 
-def _check_depth(text: str) -> None:
-    """Refuse nesting deeper than the layout needs before ``json.loads`` recurses into it."""
-    if text.count("[") + text.count("{") <= _MAX_JSON_DEPTH:
-        return
-    brackets = _NOT_BRACKET_RE.sub("", _SIMPLE_STRING_RE.sub("", _ESCAPE_PAIR_RE.sub("", text)))
-    if len(brackets) <= _MAX_JSON_DEPTH:
-        return
-    steps = brackets.translate(_BRACKET_STEPS).encode("latin-1")
-    depths = map(operator.sub, itertools.accumulate(steps), itertools.count(1))
-    if max(depths) > _MAX_JSON_DEPTH:
-        depths = map(operator.sub, itertools.accumulate(steps), itertools.count(1))
-        index = next(i for i, depth in enumerate(depths) if depth > _MAX_JSON_DEPTH)
-        raise ParseError(
-            f"invalid record JSON: nested deeper than {_MAX_JSON_DEPTH} levels "
-            f"(at bracket {index + 1}, strings left out)"
-        )
+    :raises ParseError: if the text is malformed or longer than
+        ``MAX_RECORD_LENGTH`` (4,000,000) characters; the message gives the line (and column).
+    :raises InvalidRulesError: if the rules make no sense together or name a
+        rule part that is not registered.
+    :raises InvalidStateError: if the start position is impossible.
+    :raises TypeError: if ``text`` is not a str.
+    """
+    from ._record_text import from_text
 
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ParseError(f"invalid record JSON: key {key[:40]!r} appears twice in an object")
-        result[key] = value
-    return result
-
-
-def _no_constant(name: str) -> Any:
-    raise ParseError(f"invalid record JSON: {name} is not a number JSON allows")
-
-
-def _load_json(text: str) -> Any:
-    _check_depth(text)
-    try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except ParseError:
-        raise
-    except RecursionError:
-        raise ParseError("invalid record JSON: nested too deeply") from None
-    except ValueError as exc:
-        # json.JSONDecodeError, and Python's limit on the digits of an int.
-        raise ParseError(f"invalid record JSON: {exc}") from None
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def _from_data(cls: type[GameRecord], data: Any) -> GameRecord:
-    def fail(detail: str) -> ParseError:
-        return ParseError(f"invalid record JSON: {detail}")
-
-    if not isinstance(data, dict):
-        raise fail(f"expected an object, got {_json_type(data)}")
-    unknown = [k for k in data if k not in _KEYS]
-    if unknown:
-        raise fail(f"unknown key {unknown[0][:40]!r} (known: {', '.join(_KEYS)})")
-    for key in ("format", "version", "rules", "moves"):
-        if key not in data:
-            raise fail(f"missing key {key!r}")
-    if data["format"] != "crapette-record":
-        raise fail(f"key 'format' must be \"crapette-record\", got {str(data['format'])[:40]!r}")
-    version = data["version"]
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise fail(f"key 'version' must be a whole number, got {_json_type(version)}")
-    if version != RECORD_FORMAT_VERSION:
-        raise fail(f"unsupported version {version} (this release reads version {RECORD_FORMAT_VERSION})")
-
-    def text_of(key: str, optional: bool = True) -> str | None:
-        value = data.get(key)
-        if value is None and optional:
-            return None
-        if not isinstance(value, str):
-            raise fail(f"key {key!r} must be a string{' or null' if optional else ''}, got {_json_type(value)}")
-        return value
-
-    rules_text = text_of("rules", optional=False)
-    assert rules_text is not None
-    try:
-        rules = rules_from_text(rules_text)
-    except ParseError as exc:
-        raise fail(f"key 'rules': {exc}") from None
-    except InvalidRulesError as exc:
-        raise InvalidRulesError(f"invalid record JSON: key 'rules': {exc}") from None
-
-    seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise fail(f"key 'seed' must be a whole number or null, got {_json_type(seed)}")
-    start_text = text_of("start")
-    start = None
-    if start_text is not None:
-        try:
-            start = from_position(start_text)
-        except ParseError as exc:
-            raise fail(f"key 'start': {exc}") from None
-
-    raw_moves = data["moves"]
-    if not isinstance(raw_moves, list):
-        raise fail(f"key 'moves' must be an array of strings, got {_json_type(raw_moves)}")
-    if len(raw_moves) > MAX_RECORD_MOVES:
-        raise fail(f"key 'moves' holds {len(raw_moves)} moves, at most {MAX_RECORD_MOVES}")
-    moves = []
-    for i, item in enumerate(raw_moves):
-        if not isinstance(item, str):
-            raise fail(f"key 'moves', item {i}: expected a string, got {_json_type(item)}")
-        try:
-            moves.append(parse_move(item))
-        except ParseError as exc:
-            raise fail(f"key 'moves', item {i}: {exc}") from None
-
-    players = data.get("players")
-    if players is not None:
-        if not (isinstance(players, list) and len(players) == 2 and all(isinstance(p, str) for p in players)):
-            raise fail("key 'players' must be null or an array of two strings")
-    date = text_of("date")
-    result = text_of("result")
-    tags = data.get("tags", {})
-    if tags is None:
-        tags = {}
-    if not isinstance(tags, dict):
-        raise fail(f"key 'tags' must be an object, got {_json_type(tags)}")
-    for key, value in tags.items():
-        if not isinstance(value, str):
-            raise fail(f"key 'tags', tag {key[:40]!r}: the value must be a string, got {_json_type(value)}")
-    try:
-        return cls(rules, seed, tuple(moves), start=start, players=players, date=date, result=result, tags=tags)
-    except RecordError as exc:
-        raise fail(str(exc)) from None
-
-
-# Text form ------------------------------------------------------------------------
-
-_HEADER_RE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\]|\\.)*)"\]')
-_ESCAPE_RE = re.compile(r"\\(.)", re.DOTALL)
-_TOKEN_RE = re.compile(r"\{[^}]*\}|[{}]|[^\s{}]+")
-_TURN_RE = re.compile(r"[0-9]{1,9}\.")
-
-
-def _header(name: str, value: str) -> str:
-    return f'[{name} "' + value.replace("\\", "\\\\").replace('"', '\\"') + '"]'
-
-
-def _unescape(line: int, value: str) -> str:
-    def replace(match: re.Match[str]) -> str:
-        char = match.group(1)
-        if char not in '\\"':
-            raise ParseError(
-                f"invalid record text: line {line}: unknown escape \\{char} "
-                '(only \\\\ and \\" are allowed in a header value)'
-            )
-        return char
-
-    return _ESCAPE_RE.sub(replace, value)
-
-
-def _from_text(cls: type[GameRecord], text: str) -> GameRecord:
-    def fail(line: int | str, detail: str) -> ParseError:
-        return ParseError(f"invalid record text: line {line}: {detail}")
-
-    lines = text.split("\n")
-    headers: dict[str, tuple[int, str]] = {}
-    tags: list[tuple[str, str]] = []
-    index = 0
-    while index < len(lines):
-        header = lines[index].strip()
-        if header and not header.startswith("["):
-            break
-        index += 1
-        if not header:
-            continue
-        match = _HEADER_RE.fullmatch(header)
-        if match is None:
-            raise fail(index, f'expected a header [Name "value"], got {header[:40]!r}')
-        name, value = match.group(1), _unescape(index, match.group(2))
-        if name in headers or name in (k for k, _ in tags):
-            raise fail(index, f"header {name!r} given twice")
-        if name in _RESERVED:
-            headers[name] = (index, value)
-        elif name.lower() in _RESERVED_LOWER:
-            raise fail(index, f"header {name!r}: field names are written {', '.join(_RESERVED)}")
-        else:
-            tags.append((name, value))
-            if len(tags) > MAX_TAGS:
-                raise fail(index, f"more than {MAX_TAGS} tags")
-    first_move_line = index + 1
-    movetext = "\n".join(lines[index:])
-
-    if "Rules" not in headers:
-        raise ParseError('invalid record text: missing the [Rules "..."] header')
-    rules_line, rules_text = headers["Rules"]
-    try:
-        rules = rules_from_text(rules_text)
-    except ParseError as exc:
-        raise fail(rules_line, f"header Rules: {exc}") from None
-    except InvalidRulesError as exc:
-        raise InvalidRulesError(f"invalid record text: line {rules_line}: header Rules: {exc}") from None
-
-    seed = None
-    start = None
-    if ("Seed" in headers) == ("Position" in headers):
-        raise ParseError("invalid record text: give exactly one of the Seed and Position headers")
-    if "Seed" in headers:
-        seed_line, seed_text = headers["Seed"]
-        if not (seed_text.isascii() and seed_text.isdigit() and len(seed_text) <= 20):
-            raise fail(seed_line, f"header Seed must be a whole number, got {seed_text[:40]!r}")
-        seed = int(seed_text)
-    else:
-        start_line, start_text = headers["Position"]
-        try:
-            start = from_position(start_text)
-        except ParseError as exc:
-            raise fail(start_line, f"header Position: {exc}") from None
-
-    players = None
-    if ("Player0" in headers) != ("Player1" in headers):
-        raise ParseError("invalid record text: the Player0 and Player1 headers go together")
-    if "Player0" in headers:
-        players = (headers["Player0"][1], headers["Player1"][1])
-    date = headers["Date"][1] if "Date" in headers else None
-    result = headers["Result"][1] if "Result" in headers else None
-    if result is not None and result not in RESULTS:
-        raise fail(headers["Result"][0], f"header Result must be one of {', '.join(RESULTS)}, got {result[:40]!r}")
-
-    moves: list[Move] = []
-    line = first_move_line
-    pos = line_start = 0
-    end_token: str | None = None
-    last_line = line
-    for match in _TOKEN_RE.finditer(movetext):
-        offset = match.start()
-        newlines = movetext.count("\n", pos, offset)
-        if newlines:
-            line += newlines
-            line_start = movetext.rfind("\n", pos, offset) + 1
-        pos = offset
-        where = f"{line}, column {offset - line_start + 1}"
-        token = match.group()
-        if token.startswith("{"):
-            if not token.endswith("}"):
-                raise fail(where, "a '{' comment is not closed")
-            continue
-        if token == "}":
-            raise fail(where, "'}' without a '{' before it")
-        if end_token is not None:
-            raise fail(where, f"{token[:40]!r} after the result {end_token!r}")
-        if _TURN_RE.fullmatch(token):
-            continue
-        if token in RESULTS:
-            end_token = token
-            last_line = line
-            continue
-        try:
-            moves.append(parse_move(token))
-        except ParseError as exc:
-            raise fail(where, str(exc)) from None
-        if len(moves) > MAX_RECORD_MOVES:
-            raise fail(where, f"more than {MAX_RECORD_MOVES} moves")
-    if end_token is None:
-        raise ParseError("invalid record text: the moves must end with the result: 1-0, 0-1, 1/2-1/2 or *")
-    if result is None:
-        result = None if end_token == "*" else end_token
-    elif end_token != result:
-        raise fail(last_line, f"the moves end with {end_token!r} but the Result header says {result!r}")
-    try:
-        return cls(rules, seed, tuple(moves), start=start, players=players, date=date, result=result, tags=tags)
-    except RecordError as exc:
-        raise ParseError(f"invalid record text: {exc}") from None
+    check_text(text, "parse_record", "invalid record text", MAX_RECORD_LENGTH)
+    if text.lstrip()[:1] == "{":
+        return GameRecord.from_json(text)
+    return from_text(GameRecord, text)

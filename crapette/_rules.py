@@ -1,25 +1,44 @@
-"""RuleSet: every rule variant as one immutable value, with the two presets."""
+"""RuleSet: every rule variant as one immutable value, with the two presets and its text form."""
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+import functools
+from typing import Any, ClassVar
 
 import attrs
 
-from ._errors import InvalidRulesError
+from ._errors import InvalidRulesError, ParseError
+from ._options import Choice, Count, Flag, Limit, Option, OptionalPart, Part, Parts, Subset, option, show
+from ._parts import (
+    BUILT_IN_ENDINGS,
+    Blocked,
+    Build,
+    DownAlternating,
+    Ending,
+    FirstPlayer,
+    MoveLimit,
+    Scoring,
+    Stalemate,
+)
 
 __all__ = [
     "Build",
     "FirstPlayer",
     "FoundationPlays",
     "LoadTarget",
+    "MAX_RULES_LENGTH",
+    "PRESETS",
     "RuleSet",
     "Scoring",
+    "StackLimit",
     "TableauSources",
     "WastePlay",
+    "parse_rules",
 ]
+
+#: The longest rules text accepted (one with every option changed is under 500 characters).
+MAX_RULES_LENGTH = 1024
 
 
 class _Option(str, enum.Enum):
@@ -30,21 +49,6 @@ class _Option(str, enum.Enum):
 
     def __str__(self) -> str:
         return str(self.value)
-
-
-class FirstPlayer(_Option):
-    """Who moves first (RULES.md section 3).
-
-    >>> RuleSet.classic().first_player, FirstPlayer("player-1")
-    (FirstPlayer.LOWER_RESERVE, FirstPlayer.PLAYER_1)
-    """
-
-    #: Player 0 always starts (casual).
-    PLAYER_0 = "player-0"
-    #: Player 1 always starts.
-    PLAYER_1 = "player-1"
-    #: The lower reserve top card starts; ties go to the tableau cards in dealing order, then player 0 (classic).
-    LOWER_RESERVE = "lower-reserve"
 
 
 class TableauSources(_Option):
@@ -58,19 +62,6 @@ class TableauSources(_Option):
     OWN = "own"
     #: All eight piles (classic).
     ALL = "all"
-
-
-class Build(_Option):
-    """How cards build on a tableau pile (RULES.md section 6).
-
-    >>> RuleSet.casual().opponent_tableau_build, str(Build.DOWN_ALTERNATING)
-    (Build.SUIT_UP_OR_DOWN, 'down-alternating')
-    """
-
-    #: One rank lower and the opposite colour.
-    DOWN_ALTERNATING = "down-alternating"
-    #: The same suit, one rank higher or lower.
-    SUIT_UP_OR_DOWN = "suit-up-or-down"
 
 
 class LoadTarget(_Option):
@@ -108,173 +99,108 @@ class FoundationPlays(_Option):
     COMPULSORY = "compulsory"
 
 
-_E = TypeVar("_E", bound=_Option)
+class StackLimit(_Option):
+    """How many cards a stack move may carry (RULES.md section 8).
 
-
-def _option(kind: type[_E]) -> Callable[[object], _E]:
-    def convert(value: object) -> _E:
-        if isinstance(value, kind):
-            return value
-        try:
-            return kind(value)
-        except ValueError:
-            choices = ", ".join(repr(m.value) for m in kind)
-            raise InvalidRulesError(
-                f"{kind.__name__} must be one of {choices}, got {value!r}"
-            ) from None
-
-    return convert
-
-
-def _first_player(value: object) -> FirstPlayer:
-    return _option(FirstPlayer)(value)
-
-def _tableau_sources(value: object) -> TableauSources:
-    return _option(TableauSources)(value)
-
-def _build(value: object) -> Build:
-    return _option(Build)(value)
-
-def _waste_play(value: object) -> WastePlay:
-    return _option(WastePlay)(value)
-
-def _foundation_plays(value: object) -> FoundationPlays:
-    return _option(FoundationPlays)(value)
-
-
-def _load_targets(value: object) -> tuple[LoadTarget, ...]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise InvalidRulesError(
-            f"load_targets must be a collection of 'reserve' and 'waste', got {value!r}"
-        )
-    found = set()
-    for item in value:
-        try:
-            found.add(LoadTarget(item))
-        except ValueError:
-            raise InvalidRulesError(
-                f"load_targets may hold only 'reserve' and 'waste', got {item!r}"
-            ) from None
-    return tuple(t for t in LoadTarget if t in found)
-
-
-def _int(name: str, low: int, high: int | None = None) -> Any:
-    def check(_inst: object, _attr: object, value: object) -> None:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise InvalidRulesError(f"{name} must be an int, got {value!r}")
-        if value < low or (high is not None and value > high):
-            bound = f">= {low}" if high is None else f"from {low} to {high}"
-            raise InvalidRulesError(f"{name} must be {bound}, got {value}")
-
-    return check
-
-
-def _bool(name: str) -> Any:
-    def check(_inst: object, _attr: object, value: object) -> None:
-        if not isinstance(value, bool):
-            raise InvalidRulesError(f"{name} must be True or False, got {value!r}")
-
-    return check
-
-
-@attrs.frozen
-class Scoring:
-    """How a game is scored and when a match is won (RULES.md section 11).
-
-    The winner by emptying scores ``win_bonus`` plus the loser's cards left,
-    weighted: ``reserve_weight`` per reserve card, ``hand_weight`` per hand card
-    and ``waste_weight`` per waste card. A game that ends without such a winner
-    is settled by penalties (each side's cards left, weighted the same way): the
-    lower penalty scores the difference, without the bonus. The first player to
-    reach ``match_target`` points wins the match.
-
-    >>> Scoring().points_for_win(reserve=5, hand=10, waste=3)
-    53
-
-    :raises InvalidRulesError: if a weight is negative or the target not positive.
+    >>> RuleSet.classic().stack_limit
+    StackLimit.EMPTY_PILES
     """
 
-    win_bonus: int = attrs.field(default=30, validator=_int("win_bonus", 0))
-    reserve_weight: int = attrs.field(default=2, validator=_int("reserve_weight", 0))
-    hand_weight: int = attrs.field(default=1, validator=_int("hand_weight", 0))
-    waste_weight: int = attrs.field(default=1, validator=_int("waste_weight", 0))
-    match_target: int = attrs.field(default=150, validator=_int("match_target", 1))
-
-    def penalty(self, *, reserve: int, hand: int, waste: int) -> int:
-        """The weighted count of cards a player has left.
-
-        >>> Scoring().penalty(reserve=2, hand=3, waste=4)
-        11
-        """
-        return self.reserve_weight * reserve + self.hand_weight * hand + self.waste_weight * waste
-
-    def points_for_win(self, *, reserve: int, hand: int, waste: int) -> int:
-        """What a winner by emptying scores, given the loser's cards left."""
-        return self.win_bonus + self.penalty(reserve=reserve, hand=hand, waste=waste)
+    #: At most 2**e cards, e the empty tableau piles other than the target (ruling R5; both presets).
+    EMPTY_PILES = "empty-piles"
+    #: A run of any length moves as one, with or without empty piles.
+    UNLIMITED = "unlimited"
 
 
-def _scoring(value: object) -> Scoring | None:
-    if value is None or isinstance(value, Scoring):
-        return value
-    raise InvalidRulesError(f"scoring must be a Scoring or None, got {value!r}")
-
-
-def _move_limit(_inst: Any, _attr: Any, value: Any) -> None:
-    if value is not None:
-        _int("move_limit", 1)(_inst, _attr, value)
-
-
-@attrs.frozen(cache_hash=True)
+@attrs.frozen(cache_hash=True, repr=False)
 class RuleSet:
-    """Every rule variant of the game: one field per option of RULES.md section 13.
+    """Every rule variant of the game: one field per option, each declared once.
 
-    Use a preset and change what you like with :func:`attrs.evolve`; option
-    values may be given as their enum members or as their strings. A value of
-    the wrong kind, or a combination that makes no sense, raises
-    :class:`InvalidRulesError`.
+    Use a preset and change what you like with :func:`attrs.evolve`, or read
+    a rules text with :func:`parse_rules`; ``str(rules)`` writes that text.
+    Option values may be given as their enum members or their strings, and
+    rule parts (:class:`Build`, :class:`FirstPlayer`, :class:`Scoring`,
+    :class:`~crapette.Ending`) as values or by their registered names. A value
+    of the wrong kind, or a combination that makes no sense, raises
+    :class:`InvalidRulesError`. :meth:`options` lists the declarations.
 
     >>> import attrs
-    >>> rules = attrs.evolve(RuleSet.classic(), foundation_plays="optional")
-    >>> rules.foundation_plays
-    FoundationPlays.OPTIONAL
-    >>> rules.preset_name is None
+    >>> rules = attrs.evolve(RuleSet.classic(), foundation_plays="optional", move_limit=500)
+    >>> rules.foundation_plays, str(rules)
+    (FoundationPlays.OPTIONAL, 'classic(foundation_plays=optional,move_limit=500)')
+    >>> rules == parse_rules(str(rules))
     True
-    >>> RuleSet.from_name("casual") == RuleSet.casual()
+    >>> RuleSet.from_name("casual") == RuleSet.casual() == RuleSet()
     True
     """
 
-    #: Cards dealt to each reserve (the top one face up).
-    reserve_size: int = attrs.field(validator=_int("reserve_size", 1, 48))
-    first_player: FirstPlayer = attrs.field(converter=_first_player)
-    tableau_sources: TableauSources = attrs.field(converter=_tableau_sources)
-    #: How the mover builds on the tableau piles dealt from the mover's deck.
-    own_tableau_build: Build = attrs.field(converter=_build)
-    #: How the mover builds on the tableau piles dealt from the opponent's deck.
-    opponent_tableau_build: Build = attrs.field(converter=_build)
-    #: The opponent's piles a card may be loaded onto, in the order reserve, waste.
-    load_targets: tuple[LoadTarget, ...] = attrs.field(converter=_load_targets)
-    waste_play: WastePlay = attrs.field(converter=_waste_play)
-    #: Whether a player may decline the drawn card with :class:`~crapette.EndTurn`.
-    end_turn: bool = attrs.field(validator=_bool("end_turn"))
-    foundation_plays: FoundationPlays = attrs.field(converter=_foundation_plays)
-    #: While the reserve is not empty, empty tableau piles must be filled before drawing or ending the turn.
-    fill_empty_first: bool = attrs.field(validator=_bool("fill_empty_first"))
-    stack_moves: bool = attrs.field(validator=_bool("stack_moves"))
-    #: Moves in all after which the game ends, or None for no limit.
-    move_limit: int | None = attrs.field(validator=_move_limit)
-    #: Whether the exhaustion rule ends the game as a stalemate (RULES.md section 9).
-    stalemate: bool = attrs.field(validator=_bool("stalemate"))
-    scoring: Scoring | None = attrs.field(converter=_scoring)
+    reserve_size: int = option(
+        Count(1, 48), 12, "Cards dealt to each reserve; the top one is face up (RULES.md section 2)."
+    )
+    first_player: FirstPlayer = option(Part(FirstPlayer), FirstPlayer.PLAYER_0, "Who moves first (section 3).")
+    tableau_sources: TableauSources = option(
+        Choice(TableauSources), TableauSources.OWN, "Which tableau tops a player may move (section 5)."
+    )
+    own_tableau_build: Build = option(
+        Part(Build), Build.DOWN_ALTERNATING, "How the mover builds on the tableau piles dealt from the mover's deck."
+    )
+    opponent_tableau_build: Build = option(
+        Part(Build), Build.SUIT_UP_OR_DOWN, "How the mover builds on the tableau piles dealt from the opponent's deck."
+    )
+    load_targets: tuple[LoadTarget, ...] = option(
+        Subset(LoadTarget), (), "The opponent's piles a card may be loaded onto (section 6)."
+    )
+    waste_play: WastePlay = option(
+        Choice(WastePlay), WastePlay.ALWAYS, "When the top of a player's own waste is available (section 5)."
+    )
+    end_turn: bool = option(Flag(), False, "Whether a player may decline the drawn card with End turn (section 7).")
+    foundation_plays: FoundationPlays = option(
+        Choice(FoundationPlays), FoundationPlays.OPTIONAL, "Whether foundation plays come first (section 10)."
+    )
+    fill_empty_first: bool = option(
+        Flag(), False, "While the reserve is not empty, empty tableau piles must be filled before Draw or End turn."
+    )
+    stack_moves: bool = option(Flag(), False, "Whether runs may move as one (MoveStack, section 8).")
+    move_limit: int | None = option(
+        Limit(1, example_high=2000), 1000, "Moves in all after which the game ends, or None for no limit."
+    )
+    stalemate: bool = option(Flag(), False, "Whether the exhaustion rule ends the game as a stalemate (section 9).")
+    scoring: Scoring | None = option(
+        OptionalPart(Scoring), None, "How games are scored and a match is won, or None for no scores (section 11)."
+    )
+    load_build: Build = option(
+        Part(Build), Build.SUIT_UP_OR_DOWN, "How a card builds on the opponent's reserve or waste when loading."
+    )
+    drawn_first: bool = option(
+        Flag(), False, "While the drawn card lies on the waste, only it may move (or End turn decline it)."
+    )
+    stack_limit: StackLimit = option(
+        Choice(StackLimit), StackLimit.EMPTY_PILES, "How many cards a stack move may carry (ruling R5)."
+    )
+    endings: tuple[Ending, ...] = option(
+        Parts(Ending, exclude=BUILT_IN_ENDINGS), (), "Further endings, checked after R6 and before the move limit (R9)."
+    )
+
+    PRESET_NAMES: ClassVar[tuple[str, ...]] = ("casual", "classic")
 
     def __attrs_post_init__(self) -> None:
-        if self.stack_moves and Build.DOWN_ALTERNATING not in (
-            self.own_tableau_build,
-            self.opponent_tableau_build,
+        if self.stack_moves and not (
+            isinstance(self.own_tableau_build, DownAlternating)
+            or isinstance(self.opponent_tableau_build, DownAlternating)
         ):
             raise InvalidRulesError(
                 "stack_moves needs a tableau that builds down in alternating colours: "
                 "set own_tableau_build or opponent_tableau_build to 'down-alternating'"
             )
+
+    @classmethod
+    def options(cls) -> tuple[Option, ...]:
+        """Every option, in field order, as declared: name, default, doc, and its text, JSON and strategy.
+
+        >>> [o.name for o in RuleSet.options()][:3]
+        ['reserve_size', 'first_player', 'tableau_sources']
+        """
+        return _options()
 
     @classmethod
     def casual(cls) -> RuleSet:
@@ -307,7 +233,8 @@ class RuleSet:
             preset = PRESETS.get(name.strip().lower())
             if preset is not None:
                 return preset
-        raise InvalidRulesError(f"unknown rule set {name!r}: expected 'casual' or 'classic'")
+        shown = show(name) if isinstance(name, str) else type(name).__name__
+        raise InvalidRulesError(f"unknown rule set {shown}: expected 'casual' or 'classic'")
 
     @property
     def preset_name(self) -> str | None:
@@ -317,23 +244,50 @@ class RuleSet:
                 return name
         return None
 
+    @property
+    def ending_rules(self) -> tuple[Ending, ...]:
+        """Every ending in force, in the order that decides when one move meets several (ruling R9).
 
-_CASUAL = RuleSet(
-    reserve_size=12,
-    first_player=FirstPlayer.PLAYER_0,
-    tableau_sources=TableauSources.OWN,
-    own_tableau_build=Build.DOWN_ALTERNATING,
-    opponent_tableau_build=Build.SUIT_UP_OR_DOWN,
-    load_targets=(),
-    waste_play=WastePlay.ALWAYS,
-    end_turn=False,
-    foundation_plays=FoundationPlays.OPTIONAL,
-    fill_empty_first=False,
-    stack_moves=False,
-    move_limit=1000,
-    stalemate=False,
-    scoring=None,
-)
+        Emptying a player's piles (a win) comes before all of them.
+
+        >>> RuleSet.classic().ending_rules
+        (Stalemate(), Blocked())
+        >>> RuleSet.casual().ending_rules
+        (Blocked(), MoveLimit(moves=1000))
+        """
+        return _ending_rules(self)
+
+    def __str__(self) -> str:
+        return _to_text(self)
+
+    def __repr__(self) -> str:
+        return f"parse_rules({_to_text(self)!r})"
+
+
+@functools.lru_cache(maxsize=1)
+def _options() -> tuple[Option, ...]:
+    out = []
+    for field in attrs.fields(RuleSet):
+        kind, doc = field.metadata["crapette.option"]
+        out.append(Option(name=field.name, default=field.default, doc=doc, kind=kind))
+    return tuple(out)
+
+
+_STALEMATE = Stalemate()
+_BLOCKED = Blocked()
+
+
+@functools.lru_cache(maxsize=256)
+def _ending_rules(rules: RuleSet) -> tuple[Ending, ...]:
+    found: list[Ending] = [_STALEMATE] if rules.stalemate else []
+    found.append(_BLOCKED)
+    found.extend(rules.endings)
+    if rules.move_limit is not None:
+        found.append(MoveLimit(rules.move_limit))
+    return tuple(found)
+
+
+_CASUAL = RuleSet()
 
 _CLASSIC = RuleSet(
     reserve_size=13,
@@ -354,3 +308,104 @@ _CLASSIC = RuleSet(
 
 #: The presets by name.
 PRESETS: dict[str, RuleSet] = {"casual": _CASUAL, "classic": _CLASSIC}
+
+
+# Text ---------------------------------------------------------------------------------
+
+
+def _to_text(rules: RuleSet) -> str:
+    best_name, best_diff = "", [""] * (len(_options()) + 1)
+    for name, preset in PRESETS.items():
+        diff = [
+            f"{opt.name}={opt.to_text(getattr(rules, opt.name))}"
+            for opt in _options()
+            if getattr(rules, opt.name) != getattr(preset, opt.name)
+        ]
+        if len(diff) < len(best_diff):
+            best_name, best_diff = name, diff
+    return best_name + (f"({','.join(best_diff)})" if best_diff else "")
+
+
+def parse_rules(text: str) -> RuleSet:
+    """Read a rules text: a preset name, optionally followed by the options that differ from it.
+
+    ``<preset>`` or ``<preset>(<option>=<value>,...)``, as ``str(rules)``
+    writes it: the preset (``casual`` or ``classic``; the nearer one, casual on
+    a tie), then the options that differ, in the order of
+    :meth:`RuleSet.options`. Values: enum options by their strings,
+    ``true``/``false``, whole numbers, ``none``; ``load_targets`` as
+    ``reserve+waste`` (or ``none``); a rule part by its name and parameters
+    (``weighted:30:2:1:1:150``), ``endings`` as parts joined by ``+``. Case and
+    spaces around names and values are ignored; each option may appear once.
+    ``parse_rules(str(r)) == r`` for every rule set.
+
+    >>> parse_rules("casual(move_limit=none)").move_limit is None
+    True
+    >>> str(parse_rules("classic(scoring=weighted:30:2:1:1:100)"))
+    'classic(scoring=weighted:30:2:1:1:100)'
+    >>> parse_rules("classic(foundation_plays=sometimes)")
+    Traceback (most recent call last):
+    ...
+    crapette.ParseError: invalid rules 'classic(foundation_plays=sometimes)': option foundation_plays: foundation_plays must be one of optional, compulsory, got 'sometimes'
+
+    :raises ParseError: if the text is malformed, too long (over
+        ``MAX_RULES_LENGTH`` = 1024 characters) or names an unknown option or value.
+    :raises InvalidRulesError: if a number is out of range, a rule part's name
+        is not registered, or the options make no sense together.
+    :raises TypeError: if ``text`` is not a str.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"parse_rules() expects a str, got {type(text).__name__}")
+    if len(text) > MAX_RULES_LENGTH:
+        raise ParseError(f"rules text too long ({len(text)} characters, at most {MAX_RULES_LENGTH})")
+    where = f"invalid rules {show(text)}"
+    raw = text.strip()
+    name, paren, rest = raw.partition("(")
+    preset = PRESETS.get(name.strip().lower())
+    if preset is None:
+        raise ParseError(f"{where}: unknown preset {show(name.strip())} (expected casual or classic)")
+    if not paren:
+        return preset
+    if not rest.endswith(")"):
+        raise ParseError(f"{where}: missing ')' at the end of the options")
+    body = rest[:-1]
+    if "(" in body or ")" in body:
+        raise ParseError(f"{where}: unexpected parenthesis inside the options")
+    if not body.strip():
+        raise ParseError(f"{where}: empty option list (write just the preset name)")
+    declared = {opt.name: opt for opt in _options()}
+    changes: dict[str, Any] = {}
+    for number, item in enumerate(body.split(","), 1):
+        key, eq, value = item.partition("=")
+        key = key.strip().lower()
+        if not eq:
+            raise ParseError(f"{where}: option {number} ({show(item)}) is not <option>=<value>")
+        opt = declared.get(key)
+        if opt is None:
+            raise ParseError(
+                f"{where}: option {number} names unknown option {show(key)} (known: {', '.join(declared)})"
+            )
+        if key in changes:
+            raise ParseError(f"{where}: option {key} given twice")
+        try:
+            changes[key] = opt.from_text(value.strip().lower())
+        except ParseError as exc:
+            raise ParseError(f"{where}: option {key}: {exc}") from None
+        except InvalidRulesError as exc:
+            raise InvalidRulesError(f"{where}: option {key}: {exc}") from None
+    try:
+        return attrs.evolve(preset, **changes)
+    except InvalidRulesError as exc:
+        raise InvalidRulesError(f"{where}: {exc}") from None
+
+
+def to_rules(value: object, caller: str) -> RuleSet:
+    """``value`` as a RuleSet: a RuleSet, or a rules text (a preset name included); every entry point reads rules this way.
+
+    :raises TypeError: if ``value`` is neither (the message names ``caller``).
+    """
+    if isinstance(value, RuleSet):
+        return value
+    if isinstance(value, str):
+        return parse_rules(value)
+    raise TypeError(f"{caller}: rules must be a RuleSet or a rules text such as 'classic', got {type(value).__name__}")

@@ -1,27 +1,37 @@
-"""Piles, the game state, the outcome of a game, and validation of states."""
+"""Piles and their layout, the game state, how a game ends, and validation of states."""
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Union, cast
 
 import attrs
 
-from ._cards import ALL_CARDS, Card
-from ._errors import InvalidStateError, ParseError
-from ._rules import Build, LoadTarget, RuleSet
+from ._cards import ALL_CARDS, Card, parse_card
+from ._errors import InvalidRulesError, InvalidStateError, ParseError
+from ._outcome import MAX_NUMBER, EndReason, Outcome, check_number
+from ._rules import LoadTarget, RuleSet, to_rules
 
 if TYPE_CHECKING:
     from ._moves import Move
 
 __all__ = [
+    "ALL_PILES",
     "EndReason",
+    "F0",
     "GameState",
+    "H0",
+    "NUM_PILES",
     "Outcome",
     "Pile",
     "PileKind",
+    "R0",
+    "T0",
+    "W0",
+    "game_end",
     "parse_pile",
+    "settle",
     "validate",
 ]
 
@@ -43,17 +53,23 @@ class PileKind(enum.Enum):
         return f"PileKind.{self.name}"
 
 
-_KIND_BASE = {
-    PileKind.FOUNDATION: (0, 8),
-    PileKind.TABLEAU: (8, 8),
-    PileKind.RESERVE: (16, 2),
-    PileKind.HAND: (18, 2),
-    PileKind.WASTE: (20, 2),
-}
-
+# The pile layout, named here once: GameState.piles[i] is ALL_PILES[i]. The
+# foundations come first, then the tableau, then each player's reserve, hand
+# and waste (player 0's, then player 1's). Every module addresses piles
+# through these ids: F0 + i is foundation i, T0 + i tableau pile i, R0 + p,
+# H0 + p and W0 + p are player p's reserve, hand and waste.
+F0, T0, R0, H0, W0 = 0, 8, 16, 18, 20
 #: Number of piles on the table: 8 foundations, 8 tableau piles, and a reserve,
 #: a hand and a waste for each player.
 NUM_PILES = 22
+
+_KIND_BASE = {
+    PileKind.FOUNDATION: (F0, 8),
+    PileKind.TABLEAU: (T0, 8),
+    PileKind.RESERVE: (R0, 2),
+    PileKind.HAND: (H0, 2),
+    PileKind.WASTE: (W0, 2),
+}
 
 
 @attrs.frozen(init=False, eq=False, repr=False)
@@ -174,120 +190,49 @@ def parse_pile(text: str) -> Pile:
     return pile
 
 
-class EndReason(str, enum.Enum):
-    """Why a game ended. The value is the reason's word in texts and JSON.
+def game_end(state: GameState) -> Outcome | None:
+    """How the game ends in ``state``, or None while it goes on: the one place that decides it.
 
-    >>> EndReason("blocked"), str(EndReason.MOVE_LIMIT)
-    (EndReason.BLOCKED, 'move-limit')
+    A player whose reserve, hand and waste are all empty wins. Otherwise the
+    endings in force (:attr:`RuleSet.ending_rules <crapette.RuleSet.ending_rules>`:
+    stalemate, R6, the rules' own endings, the move limit) are asked in that
+    order and the first that fires decides (ruling R9). The engine calls this
+    after a move that may have ended the game; :class:`GameState` calls it when
+    it is built.
     """
-
-    #: A player emptied reserve, hand and waste.
-    EMPTIED = "emptied"
-    #: Both players were marked exhausted (the classic stalemate rule).
-    STALEMATE = "stalemate"
-    #: Two passes in a row: nobody can ever move again (ruling R6).
-    BLOCKED = "blocked"
-    #: The rules' move limit was reached.
-    MOVE_LIMIT = "move-limit"
-
-    def __repr__(self) -> str:
-        return f"EndReason.{self.name}"
-
-    def __str__(self) -> str:
-        return str(self.value)
-
-
-def _check_winner(_inst: object, _attr: object, value: int | None) -> None:
-    if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1)):
-        raise ValueError(f"winner must be 0, 1 or None, got {value!r}")
-
-
-def _to_reason(value: object) -> EndReason:
-    if isinstance(value, EndReason):
-        return value
-    if isinstance(value, str):
-        try:
-            return EndReason(value)
-        except ValueError:
-            pass
-    choices = ", ".join(repr(r.value) for r in EndReason)
-    raise ValueError(f"reason must be an EndReason or one of {choices}, got {value!r}")
-
-
-def _to_scores(value: object) -> tuple[int, int] | None:
-    if value is None:
-        return None
-    if isinstance(value, (tuple, list)) and len(value) == 2:
-        a, b = value
-        if all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (a, b)):
-            return (a, b)
-    raise ValueError(f"scores must be None or a pair of ints >= 0 (player 0's, player 1's), got {value!r}")
-
-
-@attrs.frozen
-class Outcome:
-    """How a game ended: the winner (or None), the reason, and the points each player scored.
-
-    ``scores`` is None when the rules have no scoring. ``reason`` may be given
-    as its string (``"emptied"``) and ``scores`` as a list.
-
-    >>> outcome = Outcome(winner=0, reason=EndReason.EMPTIED, scores=(53, 0))
-    >>> str(outcome)
-    'player 0 wins (emptied), 53-0'
-    >>> outcome.is_draw
-    False
-
-    :raises ValueError: if the winner is not 0, 1 or None, the reason not an
-        :class:`EndReason`, or the scores not None or two ints >= 0.
-    """
-
-    winner: int | None = attrs.field(validator=_check_winner)
-    reason: EndReason = attrs.field(converter=_to_reason)
-    scores: tuple[int, int] | None = attrs.field(default=None, converter=_to_scores)
-
-    @property
-    def is_draw(self) -> bool:
-        """True if nobody won."""
-        return self.winner is None
-
-    def __str__(self) -> str:
-        head = "draw" if self.winner is None else f"player {self.winner} wins"
-        tail = "" if self.scores is None else f", {self.scores[0]}-{self.scores[1]}"
-        return f"{head} ({self.reason.value}){tail}"
-
-
-F0, T0, R0, H0, W0 = 0, 8, 16, 18, 20
-
-
-def compute_outcome(
-    rules: RuleSet,
-    piles: tuple[tuple[Card, ...], ...],
-    move_count: int,
-    passes: int,
-    exhausted: tuple[bool, bool],
-) -> Outcome | None:
-    """The outcome of a position, or None while the game goes on."""
+    rules = state.rules
+    piles = state.piles
     for player in (0, 1):
         if not (piles[R0 + player] or piles[H0 + player] or piles[W0 + player]):
-            return emptied(rules, piles, player)
-    if rules.stalemate and exhausted[0] and exhausted[1]:
-        return settle(rules, piles, EndReason.STALEMATE)
-    if passes >= 2:
-        return settle(rules, piles, EndReason.BLOCKED)
-    if rules.move_limit is not None and move_count >= rules.move_limit:
-        return settle(rules, piles, EndReason.MOVE_LIMIT)
+            return won(rules, piles, player)
+    counters = state.counters
+    # The rules' own endings follow the built-in stalemate and R6 and keep the counters.
+    first = 2 if rules.stalemate else 1
+    for i, ending in enumerate(rules.ending_rules):
+        j = i - first
+        count = counters[j] if 0 <= j < len(counters) else 0
+        if ending.ends(count, state):
+            return settle(rules, piles, ending.reason)
     return None
 
 
-def emptied(rules: RuleSet, piles: tuple[tuple[Card, ...], ...], player: int) -> Outcome:
+def _left(piles: tuple[tuple[Card, ...], ...], player: int) -> dict[str, int]:
+    return {"reserve": len(piles[R0 + player]), "hand": len(piles[H0 + player]), "waste": len(piles[W0 + player])}
+
+
+def _points(rules: RuleSet, what: str, value: object) -> int:
+    problem = check_number(f"the {what} of the scoring {rules.scoring}", value)
+    if problem:
+        raise InvalidRulesError(problem)
+    return int(cast(int, value))
+
+
+def won(rules: RuleSet, piles: tuple[tuple[Card, ...], ...], player: int) -> Outcome:
     """The outcome of a game that ``player`` won by emptying reserve, hand and waste."""
     scores = None
     if rules.scoring is not None:
-        loser = 1 - player
-        won = rules.scoring.points_for_win(
-            reserve=len(piles[R0 + loser]), hand=len(piles[H0 + loser]), waste=len(piles[W0 + loser])
-        )
-        scores = (won, 0) if player == 0 else (0, won)
+        points = _points(rules, "points for a win", rules.scoring.points_for_win(**_left(piles, 1 - player)))
+        scores = (points, 0) if player == 0 else (0, points)
     return Outcome(player, EndReason.EMPTIED, scores)
 
 
@@ -299,12 +244,7 @@ def settle(rules: RuleSet, piles: tuple[tuple[Card, ...], ...], reason: EndReaso
     scoring = rules.scoring
     if scoring is None:
         return Outcome(None, reason, None)
-    pen = [
-        scoring.penalty(
-            reserve=len(piles[R0 + p]), hand=len(piles[H0 + p]), waste=len(piles[W0 + p])
-        )
-        for p in (0, 1)
-    ]
+    pen = [_points(rules, "penalty", scoring.penalty(**_left(piles, p))) for p in (0, 1)]
     if pen[0] == pen[1]:
         return Outcome(None, reason, (0, 0))
     winner = 0 if pen[0] < pen[1] else 1
@@ -312,29 +252,61 @@ def settle(rules: RuleSet, piles: tuple[tuple[Card, ...], ...], reason: EndReaso
     return Outcome(winner, reason, (diff, 0) if winner == 0 else (0, diff))
 
 
-def _to_piles(value: Any) -> Any:
+def _to_rules(value: object) -> RuleSet:
     try:
-        return tuple(tuple(pile) for pile in value)
+        return to_rules(value, "GameState()")
+    except TypeError as exc:
+        raise InvalidStateError(str(exc)) from None
+
+
+def _to_piles(value: Any) -> Any:
+    if isinstance(value, (str, bytes)):
+        return value
+    try:
+        return tuple(pile if type(pile) is tuple else tuple(pile) for pile in value)
     except TypeError:
         return value
 
 
-def _to_pair(value: Any) -> Any:
+def _to_tuple(value: Any) -> Any:
+    if isinstance(value, (str, bytes)):
+        return value
     try:
         return tuple(value)
     except TypeError:
         return value
 
 
+class _EngineSlot:
+    # The engine's own slot, outside the attrs fields: a list made for each
+    # state (never shared) holding what the engine derives from the fields.
+    __slots__ = ("_engine",)
+    _engine: list[Any]
+
+
+# Positions in a state's engine list.
+OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1 = range(6)
+
+
+#: A pile written for :meth:`GameState.from_piles`: cards (or their notation), or one string of card notations.
+PileSpec = Union[str, Iterable[Union[Card, str]]]
+#: A group of piles for :meth:`GameState.from_piles`: a sequence (pile 0, 1, ...) or a mapping from index to pile.
+GroupSpec = Union[Sequence[PileSpec], Mapping[int, PileSpec]]
+
+_REST_KINDS = {"hand": H0, "waste": W0, "reserve": R0}
+
+
 @attrs.frozen(repr=False)
-class GameState:
+class GameState(_EngineSlot):
     """A position: the rules, every pile, whose turn it is and the counters the rules need.
 
     States are immutable; :func:`~crapette.apply_move` returns a new one and shares
     the unchanged piles with the old one. ``piles`` holds the 22 piles in the
     order of :data:`ALL_PILES`, each a tuple of cards from bottom to top.
-    Build a state with :func:`~crapette.new_game`, or by hand with
-    :meth:`from_piles` (or this constructor), which validates it.
+    Build a state with :func:`~crapette.new_game`, by hand with
+    :meth:`from_piles`, from text with :func:`~crapette.parse_position`, or
+    with this constructor; all of them validate it. ``str(state)`` is its
+    position string.
 
     >>> from crapette import new_game
     >>> state = new_game(RuleSet.casual(), seed=1)
@@ -346,7 +318,9 @@ class GameState:
     :raises InvalidStateError: listing every broken invariant (see :func:`validate`).
     """
 
-    rules: RuleSet
+    #: The rules in force (a rules text is read with :func:`~crapette.parse_rules`).
+    rules: RuleSet = attrs.field(converter=_to_rules)
+    #: The 22 piles in :data:`ALL_PILES` order, each bottom to top.
     piles: tuple[tuple[Card, ...], ...] = attrs.field(converter=_to_piles)
     #: The player to move (0 or 1).
     current_player: int = 0
@@ -357,35 +331,29 @@ class GameState:
     #: Consecutive passes just made (0, 1, or 2 when the game ended blocked).
     passes: int = 0
     #: Per player: marked exhausted by the stalemate rule (RULES.md section 9).
-    exhausted: tuple[bool, bool] = attrs.field(default=(False, False), converter=_to_pair)
+    exhausted: tuple[bool, bool] = attrs.field(default=(False, False), converter=_to_tuple)
     #: Per player: played a hand (waste) or reserve card since the last turnover of the waste.
-    played: tuple[bool, bool] = attrs.field(default=(False, False), converter=_to_pair)
-    _outcome: Outcome | None = attrs.field(init=False, default=None, eq=False)
-    _legal: tuple[Move, ...] | None = attrs.field(init=False, default=None, eq=False)
-    _hash: int | None = attrs.field(init=False, default=None, eq=False)
-    # Indexes of the foundations and tableau piles by the card they accept,
-    # built by the move generator and handed on to the next state while the
-    # piles they describe are unchanged.
-    _found: Any = attrs.field(init=False, default=None, eq=False)
-    _tabx: Any = attrs.field(init=False, default=None, eq=False)
+    played: tuple[bool, bool] = attrs.field(default=(False, False), converter=_to_tuple)
+    #: The count each ending of ``rules.endings`` keeps, in order (see
+    #: :class:`~crapette.Ending`); empty when the rules have none. Left empty,
+    #: it is filled with zeros.
+    counters: tuple[int, ...] = attrs.field(default=(), converter=_to_tuple)
 
     def __attrs_post_init__(self) -> None:
+        if self.counters == () and isinstance(self.rules, RuleSet) and self.rules.endings:
+            object.__setattr__(self, "counters", (0,) * len(self.rules.endings))
         problems = _problems(self)
         if problems:
             raise InvalidStateError(problems)
-        # Cards are interned, so the piles hold the shared instances already.
-        object.__setattr__(
-            self,
-            "_outcome",
-            compute_outcome(self.rules, self.piles, self.move_count, self.passes, self.exhausted),
-        )
+        object.__setattr__(self, "_engine", [None, None, None, None, None, None])
+        self._engine[OUTCOME] = game_end(self)
 
     def __hash__(self) -> int:
-        h = self._hash
+        cache = self._engine
+        h = cache[HASH]
         if h is None:
-            h = hash(self._fields())
-            object.__setattr__(self, "_hash", h)
-        return h
+            h = cache[HASH] = hash(self._fields())
+        return h  # type: ignore[no-any-return]
 
     def _fields(self) -> tuple[Any, ...]:
         """The fields that make the state: what equality compares, in the order of ``__init__``."""
@@ -398,149 +366,157 @@ class GameState:
             self.passes,
             self.exhausted,
             self.played,
+            self.counters,
         )
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         from ._position import to_position
 
-        return f"GameState.from_position({to_position(self)!r})"
+        return to_position(self)
+
+    def __repr__(self) -> str:
+        return f"parse_position({str(self)!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Only the fields travel: the caches are rebuilt on demand, and a cached
-        # hash would be wrong in another process (Python salts str hashes).
-        return (_restore, (*self._fields(), self._outcome))
+        # Only the fields travel: the engine's list is rebuilt on demand, and a
+        # cached hash would be wrong in another process (Python salts str hashes).
+        return (_restore, (*self._fields(), self._engine[OUTCOME]))
 
     @classmethod
     def from_piles(
         cls,
-        rules: RuleSet,
+        rules: RuleSet | str,
         *,
-        foundations: Sequence[Sequence[Card]] = (),
-        tableau: Sequence[Sequence[Card]] = (),
-        reserves: Sequence[Sequence[Card]] = (),
-        hands: Sequence[Sequence[Card]] = (),
-        wastes: Sequence[Sequence[Card]] = (),
+        foundations: GroupSpec = (),
+        tableau: GroupSpec = (),
+        reserves: GroupSpec = (),
+        hands: GroupSpec = (),
+        wastes: GroupSpec = (),
+        rest: str | None = None,
         current_player: int = 0,
         move_count: int = 0,
         drawn: bool = False,
         passes: int = 0,
         exhausted: tuple[bool, bool] = (False, False),
         played: tuple[bool, bool] = (False, False),
+        counters: tuple[int, ...] = (),
     ) -> GameState:
-        """Build a state from piles grouped by kind, each pile listed bottom to top.
+        """Build a state from the piles you name, grouped by kind, each pile listed bottom to top.
 
-        Missing piles are empty: ``foundations`` and ``tableau`` take up to 8
-        piles, ``reserves``, ``hands`` and ``wastes`` up to 2 (player 0's first).
+        Each group is a sequence (pile 0, 1, ...) or a mapping from a pile's
+        index to the pile: ``foundations`` and ``tableau`` take indexes 0-7,
+        ``reserves``, ``hands`` and ``wastes`` 0 and 1 (the player). A pile is
+        a sequence of :class:`~crapette.Card` values or notations, or one string
+        of notations (``"AH0 2H0"``); piles not named are empty.
 
-        >>> from crapette import ALL_CARDS, legal_moves, parse_card
-        >>> ace, two = parse_card("AH0"), parse_card("2H0")
-        >>> rest = [c for c in ALL_CARDS if c not in (ace, two)]
+        With ``rest=None`` every one of the 104 cards must be placed. With
+        ``rest="hand"`` (or ``"waste"``, ``"reserve"``) each card you do not
+        place goes under the named cards of that pile of its deck's player, in
+        the order of :data:`~crapette.ALL_CARDS`: under the hand, it is drawn
+        only after the hand cards you named, and it counts in the pile's size,
+        so in scores, in who has emptied their piles, and for the stalemate
+        rule; nothing else. The rules may be a :class:`~crapette.RuleSet` or a
+        rules text.
+
+        >>> from crapette import legal_moves
         >>> state = GameState.from_piles(
-        ...     RuleSet.casual(), foundations=[[ace]], reserves=[[two]], hands=[rest[:50], rest[50:]]
+        ...     "casual", foundations={0: "AH0"}, reserves=["2H0", "5D1"],
+        ...     tableau={0: "KS0", 4: "KD1"}, rest="hand",
         ... )
-        >>> state.top(Pile.reserve(0)), [str(m) for m in legal_moves(state)][:2]
-        (parse_card('2H0'), ['R0-F0', 'R0-T0'])
+        >>> state.top(Pile.reserve(0)), [str(m) for m in legal_moves(state)][:3]
+        (parse_card('2H0'), ['R0-F0', 'R0-T1', 'R0-T2'])
+        >>> len(state.hands[0]), len(state.hands[1])
+        (48, 49)
 
-        :raises InvalidStateError: if the state breaks an invariant (see :func:`validate`).
+        :raises InvalidStateError: if a pile is malformed, a card is placed
+            twice, cards are missing with ``rest=None``, or the state breaks an
+            invariant (see :func:`validate`).
+        :raises InvalidRulesError: if ``rules`` is a rules text naming impossible rules.
+        :raises ParseError: if ``rules`` or a card's notation is malformed.
         """
+        rules = to_rules(rules, "from_piles()")
         groups = (
-            ("foundations", foundations, 8),
-            ("tableau", tableau, 8),
-            ("reserves", reserves, 2),
-            ("hands", hands, 2),
-            ("wastes", wastes, 2),
+            ("foundations", foundations, F0, 8),
+            ("tableau", tableau, T0, 8),
+            ("reserves", reserves, R0, 2),
+            ("hands", hands, H0, 2),
+            ("wastes", wastes, W0, 2),
         )
-        piles: list[Any] = []
-        for name, group, size in groups:
-            group = list(group)
-            if len(group) > size:
-                raise InvalidStateError([f"{name} takes at most {size} piles, got {len(group)}"])
-            piles.extend(group + [()] * (size - len(group)))
+        piles: list[tuple[Card, ...]] = [()] * NUM_PILES
+        for name, group, base, size in groups:
+            for index, spec in _group_items(name, group, size):
+                piles[base + index] = _pile_cards(f"{name}[{index}]", spec)
+        if rest is not None:
+            under = _REST_KINDS.get(rest) if isinstance(rest, str) else None
+            if under is None:
+                raise InvalidStateError(f"rest must be None, 'hand', 'waste' or 'reserve', got {_short(rest)}")
+            placed = {card for pile in piles for card in pile}
+            for player in (0, 1):
+                left = tuple(c for c in ALL_CARDS[52 * player : 52 * player + 52] if c not in placed)
+                piles[under + player] = left + piles[under + player]
         return cls(
-            rules, tuple(piles), current_player, move_count, drawn, passes, exhausted, played
+            rules, tuple(piles), current_player, move_count, drawn, passes, exhausted, played, counters
         )
 
     # Position strings -------------------------------------------------------
 
     def to_position(self) -> str:
-        """The whole state as one line of text; :meth:`from_position` reads it back.
+        """The position string: the same as ``str(state)``.
 
-        >>> from crapette import new_game
-        >>> text = new_game(RuleSet.casual(), seed=1).to_position()
-        >>> text[:40]
-        'casual 0 0 - F:-/-/-/-/-/-/-/- T:3C0/2D0'
-        >>> GameState.from_position(text) == new_game(RuleSet.casual(), seed=1)
-        True
+        .. deprecated:: 0.2.0
+           Write ``str(state)``; :func:`~crapette.parse_position` reads it.
         """
-        from ._position import to_position
-
-        return to_position(self)
+        _deprecated("GameState.to_position()", "str(state)")
+        return str(self)
 
     @classmethod
     def from_position(cls, text: str) -> GameState:
-        """Read a position string: nine fields separated by spaces.
+        """Read a position string: the same as :func:`~crapette.parse_position`.
 
-        ``<rules> <player> <move count> <flags> F:<piles> T:<piles> R:<piles> H:<piles> W:<piles>``
-
-        - rules: a preset name, optionally followed by the options that differ
-          from it in parentheses: ``classic(foundation_plays=optional,move_limit=500)``
-          (see :func:`~crapette.rules_to_text`);
-        - player: the player to move, ``0`` or ``1``; move count: moves made so far;
-        - flags: ``-`` or any of ``d`` (the waste top was drawn this turn),
-          ``p`` or ``pp`` (consecutive passes), ``x0``/``x1`` (player marked
-          exhausted), ``a0``/``a1`` (player played a hand or reserve card since
-          the last turnover);
-        - the piles of each kind in the order of :data:`~crapette.ALL_PILES`,
-          separated by ``/``; each pile lists its cards bottom to top,
-          separated by commas, or is ``-`` when empty.
-
-        ``GameState.from_position(state.to_position()) == state`` for every state.
-
-        :raises ParseError: if the text is malformed (the message says which field).
-        :raises InvalidStateError: if it describes an impossible state (duplicate
-            or missing cards, an unordered foundation, ...).
-        :raises InvalidRulesError: if the rules' options make no sense together.
+        .. deprecated:: 0.2.0
+           Use :func:`~crapette.parse_position`.
         """
-        from ._position import from_position
+        from ._position import parse_position
 
-        return from_position(text)
+        _deprecated("GameState.from_position()", "parse_position(text)")
+        return parse_position(text)
 
     # Derived views -----------------------------------------------------------
 
     @property
     def outcome(self) -> Outcome | None:
-        """How the game ended, or None while it goes on."""
-        return self._outcome
+        """How the game ended, or None while it goes on (see :func:`game_end`)."""
+        return self._engine[OUTCOME]  # type: ignore[no-any-return]
 
     @property
     def is_over(self) -> bool:
         """True once the game has ended: then there is no legal move."""
-        return self._outcome is not None
+        return self._engine[OUTCOME] is not None
 
     @property
     def foundations(self) -> tuple[tuple[Card, ...], ...]:
         """The 8 foundations, each bottom to top."""
-        return self.piles[0:8]
+        return self.piles[F0 : F0 + 8]
 
     @property
     def tableau(self) -> tuple[tuple[Card, ...], ...]:
         """The 8 tableau piles, each bottom to top."""
-        return self.piles[8:16]
+        return self.piles[T0 : T0 + 8]
 
     @property
     def reserves(self) -> tuple[tuple[Card, ...], ...]:
         """Both reserves (player 0's first), each bottom to top: the last card is face up."""
-        return self.piles[16:18]
+        return self.piles[R0 : R0 + 2]
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Both hands, each bottom to top: the last card is drawn next."""
-        return self.piles[18:20]
+        return self.piles[H0 : H0 + 2]
 
     @property
     def wastes(self) -> tuple[tuple[Card, ...], ...]:
         """Both wastes, each bottom to top."""
-        return self.piles[20:22]
+        return self.piles[W0 : W0 + 2]
 
     def cards(self, pile: Pile) -> tuple[Card, ...]:
         """The cards of ``pile``, bottom to top.
@@ -551,10 +527,9 @@ class GameState:
 
         :raises TypeError: if ``pile`` is not a :class:`Pile` (read text with :func:`parse_pile`).
         """
-        try:
-            return self.piles[pile.id]
-        except AttributeError:
-            raise _not_a_pile(pile) from None
+        if type(pile) is not Pile:
+            raise _not_a_pile(pile)
+        return self.piles[pile.id]
 
     def top(self, pile: Pile) -> Card | None:
         """The top card of ``pile``, or None if it is empty.
@@ -566,10 +541,9 @@ class GameState:
 
         :raises TypeError: if ``pile`` is not a :class:`Pile` (read text with :func:`parse_pile`).
         """
-        try:
-            cards = self.piles[pile.id]
-        except AttributeError:
-            raise _not_a_pile(pile) from None
+        if type(pile) is not Pile:
+            raise _not_a_pile(pile)
+        cards = self.piles[pile.id]
         return cards[-1] if cards else None
 
     def _repr_svg_(self) -> str:
@@ -584,8 +558,53 @@ class GameState:
         return render(self)
 
 
+def _deprecated(old: str, new: str) -> None:
+    import warnings
+
+    warnings.warn(f"{old} is deprecated since 0.2.0: use {new}", DeprecationWarning, stacklevel=3)
+
+
+def _group_items(name: str, group: object, size: int) -> list[tuple[int, object]]:
+    if isinstance(group, Mapping):
+        items = list(group.items())
+    elif isinstance(group, (str, bytes)) or not isinstance(group, Iterable):
+        raise InvalidStateError(f"{name} must be a sequence of piles or a mapping from index to pile, got {type(group).__name__}")
+    else:
+        items = list(enumerate(group))
+    if len(items) > size:
+        raise InvalidStateError(f"{name} takes at most {size} piles, got {len(items)}")
+    for index, _ in items:
+        if type(index) is not int or not 0 <= index < size:
+            raise InvalidStateError(f"{name} has piles 0 to {size - 1}, got index {_short(index)}")
+    return items
+
+
+def _pile_cards(where: str, spec: object) -> tuple[Card, ...]:
+    if isinstance(spec, str):
+        spec = spec.replace(",", " ").split()
+    if isinstance(spec, bytes) or not isinstance(spec, Iterable):
+        raise InvalidStateError(f"{where} must be cards or a string of card notations, got {type(spec).__name__}")
+    cards = []
+    for item in spec:
+        if isinstance(item, Card):
+            cards.append(item)
+        elif isinstance(item, str):
+            try:
+                cards.append(parse_card(item))
+            except ParseError as exc:
+                raise InvalidStateError(f"{where}: {exc}") from None
+        else:
+            raise InvalidStateError(f"{where} holds {type(item).__name__} {_short(item)}, which is not a card")
+    return tuple(cards)
+
+
+def _short(value: object) -> str:
+    text = repr(value) if not isinstance(value, int) or value.bit_length() < 200 else "a huge int"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _not_a_pile(pile: object) -> TypeError:
-    return TypeError(f"expected a Pile, got {type(pile).__name__} {pile!r} (use parse_pile to read text)")
+    return TypeError(f"expected a Pile, got {type(pile).__name__} {_short(pile)} (use parse_pile to read text)")
 
 
 def _restore(
@@ -597,9 +616,10 @@ def _restore(
     passes: int,
     exhausted: tuple[bool, bool],
     played: tuple[bool, bool],
+    counters: tuple[int, ...],
     outcome: Outcome | None,
 ) -> GameState:
-    """Unpickle a state: the fields of a valid state, with empty caches."""
+    """Unpickle a state: the fields of a valid state, with a new engine list."""
     state = object.__new__(GameState)
     for name, value in (
         ("rules", rules),
@@ -610,11 +630,8 @@ def _restore(
         ("passes", passes),
         ("exhausted", exhausted),
         ("played", played),
-        ("_outcome", outcome),
-        ("_legal", None),
-        ("_hash", None),
-        ("_found", None),
-        ("_tabx", None),
+        ("counters", counters),
+        ("_engine", [outcome, None, None, None, None, None]),
     ):
         object.__setattr__(state, name, value)
     return state
@@ -646,10 +663,8 @@ def validate(state: GameState) -> None:
         raise InvalidStateError(problems)
 
 
-def _fits(build: Build, below: Card, above: Card) -> bool:
-    if build is Build.DOWN_ALTERNATING:
-        return above._colour_rank == below._alt_accepts
-    return abs(above._suit_rank - below._suit_rank) == 1
+def _is_int(value: object, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
 
 
 def _problems(state: GameState) -> list[str]:
@@ -658,12 +673,12 @@ def _problems(state: GameState) -> list[str]:
     if not isinstance(rules, RuleSet):
         return [f"rules must be a RuleSet, got {type(rules).__name__}"]
     piles = state.piles
-    if not isinstance(piles, tuple) or len(piles) != NUM_PILES:
+    if type(piles) is not tuple or len(piles) != NUM_PILES or any(type(p) is not tuple for p in piles):
         return [f"piles must be {NUM_PILES} sequences of cards (F0-F7, T0-T7, R0, R1, H0, H1, W0, W1)"]
     for pile, cards in zip(ALL_PILES, piles):
         for card in cards:
-            if not isinstance(card, Card):
-                return [f"pile {pile} holds {card!r}, which is not a Card"]
+            if type(card) is not Card:
+                return [f"pile {pile} holds {_short(card)}, which is not a Card"]
     # Card conservation.
     seen: dict[Card, Pile] = {}
     for pile, cards in zip(ALL_PILES, piles):
@@ -686,20 +701,20 @@ def _problems(state: GameState) -> list[str]:
                 problems.append(f"foundation F{f} has {above} on {below}")
                 break
     # Tableau: every card on the one below it by a building rule that applies to the pile.
+    builds = (rules.own_tableau_build, rules.opponent_tableau_build)
     for t in range(8):
         cards = piles[T0 + t]
-        builds = {rules.own_tableau_build, rules.opponent_tableau_build}
         for below, above in zip(cards, cards[1:]):
-            if not any(_fits(build, below, above) for build in builds):
+            if not any(build.accepts(below, above) for build in builds):
                 problems.append(f"tableau pile T{t} has {above} on {below}, which no building rule allows")
                 break
     # Personal piles hold the opponent's cards only where they can be loaded.
+    allowed = {
+        "reserve": LoadTarget.RESERVE in rules.load_targets,
+        "hand": LoadTarget.WASTE in rules.load_targets,
+        "waste": LoadTarget.WASTE in rules.load_targets,
+    }
     for p in (0, 1):
-        allowed = {
-            "reserve": LoadTarget.RESERVE in rules.load_targets,
-            "hand": LoadTarget.WASTE in rules.load_targets,
-            "waste": LoadTarget.WASTE in rules.load_targets,
-        }
         for name, base in (("reserve", R0), ("hand", H0), ("waste", W0)):
             if allowed[name]:
                 continue
@@ -711,24 +726,28 @@ def _problems(state: GameState) -> list[str]:
                 )
     # Counters.
     before = len(problems)
-
-    def is_int(v: object) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
-
-    if state.current_player not in (0, 1) or not is_int(state.current_player):
-        problems.append(f"current_player must be 0 or 1, got {state.current_player!r}")
-    if not is_int(state.move_count) or state.move_count < 0:
-        problems.append(f"move_count must be an int >= 0, got {state.move_count!r}")
+    if not _is_int(state.current_player, 0, 1):
+        problems.append(f"current_player must be 0 or 1, got {_short(state.current_player)}")
+    if not _is_int(state.move_count, 0, MAX_NUMBER):
+        big = type(state.move_count) is int and state.move_count > MAX_NUMBER
+        problems.append(check_number("move_count", state.move_count) if big else f"move_count must be an int >= 0, got {_short(state.move_count)}")
     elif rules.move_limit is not None and state.move_count > rules.move_limit:
         problems.append(f"move_count {state.move_count} is past the move limit {rules.move_limit}")
-    if not is_int(state.passes) or not 0 <= state.passes <= 2:
-        problems.append(f"passes must be 0, 1 or 2, got {state.passes!r}")
-    if not isinstance(state.drawn, bool):
-        problems.append(f"drawn must be True or False, got {state.drawn!r}")
+    if not _is_int(state.passes, 0, 2):
+        problems.append(f"passes must be 0, 1 or 2, got {_short(state.passes)}")
+    if type(state.drawn) is not bool:
+        problems.append(f"drawn must be True or False, got {_short(state.drawn)}")
     for name in ("exhausted", "played"):
         pair = getattr(state, name)
-        if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(b, bool) for b in pair)):
-            problems.append(f"{name} must be a pair of bools, got {pair!r}")
+        if not (type(pair) is tuple and len(pair) == 2 and all(type(b) is bool for b in pair)):
+            problems.append(f"{name} must be a pair of bools, got {_short(pair)}")
+    counters = state.counters
+    if not (type(counters) is tuple and all(_is_int(c, 0, MAX_NUMBER) for c in counters)):
+        problems.append(f"counters must be a tuple of ints from 0 to {MAX_NUMBER}, got {_short(counters)}")
+    elif len(counters) != len(rules.endings):
+        problems.append(
+            f"counters holds {len(counters)} count(s) but the rules have {len(rules.endings)} ending(s) that keep one"
+        )
     if len(problems) > before:
         # The checks below need well-typed counters; the card checks above do not.
         return problems

@@ -9,36 +9,27 @@ import attrs
 from ._cards import Card
 from ._engine import legal_moves as _legal_moves
 from ._moves import Move
-from ._position import rules_to_text
-from ._rules import RuleSet, Scoring
-from ._state import GameState, Outcome
+from ._rules import RuleSet
+from ._state import H0, R0, W0, GameState, Outcome
 
 __all__ = ["PublicView", "view", "VIEW_FORMAT_VERSION", "rules_to_dict"]
 
 #: The version of the layout :meth:`PublicView.to_dict` writes (its ``"version"`` key).
-VIEW_FORMAT_VERSION = 1
-
-
-def _option_json(value: object) -> Any:
-    if value is None or isinstance(value, (bool, int)):
-        return value
-    if isinstance(value, Scoring):
-        return attrs.asdict(value)
-    if isinstance(value, tuple):
-        return [str(v) for v in value]
-    return str(value)
+VIEW_FORMAT_VERSION = 2
 
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
-    """Every option of ``rules`` as JSON-ready values: enums as their strings,
-    ``load_targets`` as a list, ``scoring`` as a dict of ints (or None).
+    """Every option of ``rules`` as JSON-ready values, as its declaration writes them.
+
+    Numbers and bools as they are, enum values as their strings, collections
+    as lists, rule parts as their texts (name and parameters), None as null.
 
     >>> rules_to_dict(RuleSet.casual())["opponent_tableau_build"]
     'suit-up-or-down'
-    >>> rules_to_dict(RuleSet.classic())["scoring"]["match_target"]
-    150
+    >>> rules_to_dict(RuleSet.classic())["scoring"]
+    'weighted:30:2:1:1:150'
     """
-    return {a.name: _option_json(getattr(rules, a.name)) for a in attrs.fields(RuleSet)}
+    return {opt.name: opt.to_json(getattr(rules, opt.name)) for opt in RuleSet.options()}
 
 
 def _cards(pile: tuple[Card, ...]) -> list[str]:
@@ -81,6 +72,8 @@ class PublicView:
     exhausted: tuple[bool, bool]
     #: Per player: played a hand or reserve card since the last turnover.
     played: tuple[bool, bool]
+    #: The count each of the rules' own endings keeps (see :attr:`GameState.counters <crapette.GameState.counters>`).
+    counters: tuple[int, ...]
     #: The 8 foundations, bottom to top.
     foundations: tuple[tuple[Card, ...], ...]
     #: The 8 tableau piles, bottom to top.
@@ -111,12 +104,12 @@ class PublicView:
     def to_dict(self) -> dict[str, Any]:
         """The view as a JSON-ready dict (only str, int, bool, None, list and dict).
 
-        The layout (version 1)::
+        The layout (version 2)::
 
             {
               "format": "crapette-view",
-              "version": 1,
-              "rules": "classic",              # rules_to_text(rules)
+              "version": 2,
+              "rules": "classic",              # str(rules), a rules text
               "options": {...},                # every RuleSet option, see rules_to_dict
               "current_player": 0,
               "move_count": 12,
@@ -124,6 +117,7 @@ class PublicView:
               "passes": 0,
               "exhausted": [false, false],
               "played": [true, false],
+              "counters": [],                  # one per ending of the rules' own
               "foundations": [["AH0", "2H0"], [], ...],   # 8 lists, bottom to top
               "tableau": [["KS1", "QH0"], ...],           # 8 lists, bottom to top
               "reserve_tops": ["7C0", null],               # per player, null if empty
@@ -152,7 +146,7 @@ class PublicView:
         return {
             "format": "crapette-view",
             "version": VIEW_FORMAT_VERSION,
-            "rules": rules_to_text(self.rules),
+            "rules": str(self.rules),
             "options": rules_to_dict(self.rules),
             "current_player": self.current_player,
             "move_count": self.move_count,
@@ -160,6 +154,7 @@ class PublicView:
             "passes": self.passes,
             "exhausted": list(self.exhausted),
             "played": list(self.played),
+            "counters": list(self.counters),
             "foundations": [_cards(p) for p in self.foundations],
             "tableau": [_cards(p) for p in self.tableau],
             "reserve_tops": [None if c is None else str(c) for c in self.reserve_tops],
@@ -198,7 +193,8 @@ def view(state: GameState) -> PublicView:
     """
     if not isinstance(state, GameState):
         raise TypeError(f"view() expects a GameState, got {type(state).__name__}")
-    r0, r1 = state.piles[16], state.piles[17]
+    piles = state.piles
+    r0, r1 = piles[R0], piles[R0 + 1]
     return PublicView(
         rules=state.rules,
         current_player=state.current_player,
@@ -207,12 +203,13 @@ def view(state: GameState) -> PublicView:
         passes=state.passes,
         exhausted=state.exhausted,
         played=state.played,
-        foundations=state.piles[0:8],
-        tableau=state.piles[8:16],
+        counters=state.counters,
+        foundations=state.foundations,
+        tableau=state.tableau,
         reserve_tops=(r0[-1] if r0 else None, r1[-1] if r1 else None),
         reserve_sizes=(len(r0), len(r1)),
-        hand_sizes=(len(state.piles[18]), len(state.piles[19])),
-        wastes=(state.piles[20], state.piles[21]),
+        hand_sizes=(len(piles[H0]), len(piles[H0 + 1])),
+        wastes=(piles[W0], piles[W0 + 1]),
         outcome=state.outcome,
         legal_moves=_legal_moves(state),
     )

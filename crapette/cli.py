@@ -27,9 +27,9 @@ from ._engine import legal_moves, new_game
 from ._errors import IllegalMoveError, ParseError
 from ._game import Game
 from ._moves import Move, parse_move
-from ._position import rules_from_text, rules_to_text
-from ._record import GameRecord
-from ._rules import RuleSet, TableauSources
+from ._position import parse_position
+from ._record import GameRecord, parse_record
+from ._rules import RuleSet, TableauSources, parse_rules
 from ._state import GameState
 from .bots import BOT_NAMES, Bot, GreedyBot, RandomBot, SearchBot
 from .simulation import DEFAULT_MAX_MOVES, simulate
@@ -119,7 +119,7 @@ def render_text(
             status += ", the card drawn lies on the waste"
     else:
         status = f"game over: {outcome}"
-    lines = [f"{rules_to_text(rules)} · move {state.move_count} · {status}"]
+    lines = [f"{str(rules)} · move {state.move_count} · {status}"]
 
     def player_line(player: int) -> str:
         reserve = state.reserves[player]
@@ -159,7 +159,7 @@ class _Fail(Exception):
 
 def _rules_arg(text: str) -> RuleSet:
     try:
-        return rules_from_text(text)
+        return parse_rules(text)
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -409,9 +409,7 @@ def _read_record(path: str) -> GameRecord:
     except UnicodeDecodeError:
         raise _Fail(f"{path} is not a text file (UTF-8)") from None
     try:
-        if text.lstrip().startswith("{"):
-            return GameRecord.from_json(text)
-        return GameRecord.from_text(text)
+        return parse_record(text)
     except ValueError as exc:
         raise _Fail(f"{path} is not a valid game record: {exc}") from None
 
@@ -419,7 +417,7 @@ def _read_record(path: str) -> GameRecord:
 def _show(args: argparse.Namespace, out: IO[str]) -> int:
     if args.position:
         try:
-            state = GameState.from_position(" ".join(args.position))
+            state = parse_position(" ".join(args.position))
         except ValueError as exc:
             message = str(exc)
             raise _Fail(message if message.startswith("invalid position") else f"invalid position: {message}") from None
@@ -455,7 +453,7 @@ def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
     moves = record.moves[: len(states) - 1]
     colour = _colour_wanted(args.colour, out)
     names = record.players or ("player 0", "player 1")
-    head = f"{rules_to_text(record.rules)}, " + (
+    head = f"{str(record.rules)}, " + (
         f"seed {record.seed}" if record.seed is not None else "from a position"
     )
     head += f", {len(record.moves)} moves"
@@ -586,7 +584,7 @@ class _Session:
         game = self.game
         where = f"seed {game.seed}" if game.seed is not None else "a saved position"
         self.say(
-            f"crapette: {rules_to_text(game.state.rules)} rules, {where}. You are player {self.human}, "
+            f"crapette: {str(game.state.rules)} rules, {where}. You are player {self.human}, "
             f"against the {self.bot_name} bot. Type 'help' for help."
         )
         self.board()

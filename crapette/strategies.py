@@ -42,17 +42,7 @@ from ._cards import ALL_CARDS, Card, check_seed
 from ._engine import apply_move, legal_moves, new_game
 from ._errors import InvalidRulesError
 from ._moves import Move
-from ._rules import (
-    PRESETS,
-    Build,
-    FirstPlayer,
-    FoundationPlays,
-    LoadTarget,
-    RuleSet,
-    Scoring,
-    TableauSources,
-    WastePlay,
-)
+from ._rules import PRESETS, RuleSet
 from ._state import GameState
 
 __all__ = ["cards", "presets", "rulesets", "new_games", "game_states", "moves", "MAX_MOVES_LIMIT"]
@@ -91,18 +81,6 @@ def presets() -> SearchStrategy[RuleSet]:
     return st.sampled_from(tuple(PRESETS.values()))
 
 
-def _scorings() -> SearchStrategy[Scoring]:
-    weights = st.integers(min_value=0, max_value=5)
-    return st.builds(
-        Scoring,
-        win_bonus=st.integers(min_value=0, max_value=100),
-        reserve_weight=weights,
-        hand_weight=weights,
-        waste_weight=weights,
-        match_target=st.integers(min_value=1, max_value=500),
-    )
-
-
 def _build_rules(options: dict[str, object]) -> RuleSet | None:
     try:
         return RuleSet(**options)  # type: ignore[arg-type]
@@ -122,38 +100,25 @@ def _unwrap(value: RuleSet | None) -> RuleSet:
 def rulesets() -> SearchStrategy[RuleSet]:
     """A strategy for any valid :class:`~crapette.RuleSet`: every option is drawn independently.
 
-    ``reserve_size`` is drawn from 1 to 48, ``move_limit`` is None or 1 to
-    2000, ``scoring`` is None or a :class:`~crapette.Scoring` with small
-    weights; every other option takes any of its values. The few combinations
-    that :class:`~crapette.RuleSet` refuses (stack moves with no tableau that
-    builds down in alternating colours) are filtered out. Shrinks towards
-    small reserves and the first value of each option.
+    Each option is drawn by the strategy its declaration gives
+    (:meth:`Option.strategy <crapette.Option.strategy>`): ``reserve_size``
+    from 1 to 48, ``move_limit`` None or 1 to 2000, every enum option any of
+    its values, every rule part any registered part of its kind (parts of your
+    own included, once registered), ``scoring`` None or a scoring with small
+    numbers, ``endings`` up to two endings of the registered ones beyond the
+    built-ins. The few combinations that :class:`~crapette.RuleSet` refuses
+    (stack moves with no tableau that builds down in alternating colours) are
+    filtered out. Shrinks towards small reserves and the first value of each
+    option.
 
     >>> from hypothesis import given
-    >>> from crapette import rules_from_text, rules_to_text
+    >>> from crapette import parse_rules
     >>> @given(rulesets())
     ... def test_rules_text_round_trips(rules):
-    ...     assert rules_from_text(rules_to_text(rules)) == rules
+    ...     assert parse_rules(str(rules)) == rules
     >>> test_rules_text_round_trips()
     """
-    options = st.fixed_dictionaries(
-        {
-            "reserve_size": st.integers(min_value=1, max_value=48),
-            "first_player": st.sampled_from(FirstPlayer),
-            "tableau_sources": st.sampled_from(TableauSources),
-            "own_tableau_build": st.sampled_from(Build),
-            "opponent_tableau_build": st.sampled_from(Build),
-            "load_targets": st.lists(st.sampled_from(LoadTarget), unique=True, max_size=2).map(tuple),
-            "waste_play": st.sampled_from(WastePlay),
-            "end_turn": st.booleans(),
-            "foundation_plays": st.sampled_from(FoundationPlays),
-            "fill_empty_first": st.booleans(),
-            "stack_moves": st.booleans(),
-            "move_limit": st.none() | st.integers(min_value=1, max_value=2000),
-            "stalemate": st.booleans(),
-            "scoring": st.none() | _scorings(),
-        }
-    )
+    options = st.fixed_dictionaries({opt.name: opt.strategy() for opt in RuleSet.options()})
     return options.map(_build_rules).filter(_is_rules).map(_unwrap)
 
 
@@ -240,9 +205,10 @@ def game_states(
 
     >>> from hypothesis import given
     >>> from crapette import GameState
+    >>> from crapette import parse_position
     >>> @given(game_states(max_moves=50))
     ... def test_positions_round_trip(state):
-    ...     assert GameState.from_position(state.to_position()) == state
+    ...     assert parse_position(str(state)) == state
     >>> test_positions_round_trip()
 
     :raises hypothesis.errors.InvalidArgument: if ``rules`` is not a strategy or

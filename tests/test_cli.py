@@ -140,7 +140,7 @@ def test_show_draws_a_deal_with_unicode_suits(capsys: pytest.CaptureFixture[str]
 
 def test_show_reads_a_position_quoted_or_as_words(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     state = apply_move(new_game("classic", 42), legal_moves(new_game("classic", 42))[0])
-    text = state.to_position()
+    text = str(state)
     _, quoted, _ = run(["show", text], capsys, monkeypatch)
     _, words, _ = run(["show", *text.split()], capsys, monkeypatch)
     assert quoted == words == render_text(state) + "\n"
@@ -207,7 +207,7 @@ def test_replay_reads_the_text_form_too(
     tmp_path: Path, record: GameRecord, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "game.txt"
-    path.write_text(record.to_text(), encoding="utf-8")
+    path.write_text(str(record), encoding="utf-8")
     code, out, _ = run(["replay", str(path)], capsys, monkeypatch)
     assert code == 0 and "40 moves" in out
 

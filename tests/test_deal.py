@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from crapette import ALL_CARDS, InvalidRulesError, RuleSet, new_game, shuffled_deck
+from crapette import ALL_CARDS, InvalidRulesError, ParseError, RuleSet, new_game, shuffled_deck
 
 from conftest import cards
 
@@ -183,7 +183,8 @@ def test_bad_deck_raises_value_error(deck: Any) -> None:
 def test_new_game_takes_a_preset_name_and_rejects_other_rules() -> None:
     assert new_game("classic", 42) == new_game(RuleSet.classic(), 42)
     assert new_game(" Casual ", 42) == new_game(RuleSet.casual(), 42)
-    with pytest.raises(InvalidRulesError, match="unknown rule set 'blitz'"):
+    with pytest.raises(ParseError, match="unknown preset 'blitz'"):
         new_game("blitz", 0)
-    with pytest.raises(TypeError, match="rules must be a RuleSet or a preset name"):
+    assert new_game("classic(move_limit=80)", 3).rules.move_limit == 80
+    with pytest.raises(TypeError, match="rules must be a RuleSet or a rules text"):
         new_game(5, 0)  # type: ignore[arg-type]

@@ -30,7 +30,9 @@ from crapette import (
     parse_card,
     parse_move,
     parse_pile,
-    rules_from_text,
+    parse_position,
+    parse_record,
+    parse_rules,
     rules_to_text,
 )
 from conftest import play_random
@@ -122,10 +124,10 @@ def records(draw: st.DrawFn) -> GameRecord:
 @ROUND_TRIP
 @given(game_states())
 def test_position_round_trips_for_random_games_and_rules(state: GameState) -> None:
-    text = state.to_position()
-    again = GameState.from_position(text)
+    text = str(state)
+    again = parse_position(text)
     assert again == state
-    assert again.to_position() == text
+    assert str(again) == text
     assert again.outcome == state.outcome
     assert legal_moves(again) == legal_moves(state)
 
@@ -133,10 +135,10 @@ def test_position_round_trips_for_random_games_and_rules(state: GameState) -> No
 @ROUND_TRIP
 @given(any_rules)
 def test_rules_text_round_trips_for_random_option_combinations(rules: RuleSet) -> None:
-    text = rules_to_text(rules)
+    text = str(rules)
     assert " " not in text
-    assert rules_from_text(text) == rules
-    assert rules_from_text(text.upper()) == rules
+    assert parse_rules(text) == rules
+    assert parse_rules(text.upper()) == rules
 
 
 @ROUND_TRIP
@@ -153,10 +155,10 @@ def test_record_json_round_trips_exactly(record: GameRecord) -> None:
 @ROUND_TRIP
 @given(records())
 def test_record_text_round_trips_exactly(record: GameRecord) -> None:
-    text = record.to_text()
-    again = GameRecord.from_text(text)
+    text = str(record)
+    again = parse_record(text)
     assert again == record
-    assert again.to_text() == text
+    assert str(again) == text
 
 
 # Fuzzing -----------------------------------------------------------------------
@@ -190,9 +192,9 @@ def sample_positions() -> list[str]:
     for rules in (RuleSet.casual(), RuleSet.classic()):
         for seed in (1, 2):
             states = play_random(new_game(rules, seed), 300, rng)
-            out += [s.to_position() for s in states[:: 60]]
+            out += [str(s) for s in states[:: 60]]
     odd = attrs.evolve(RuleSet.classic(), load_targets=["waste"], move_limit=77, scoring=None)
-    out.append(play_random(new_game(odd, 9), 50, rng)[-1].to_position())
+    out.append(str(play_random(new_game(odd, 9), 50, rng)[-1]))
     return out
 
 
@@ -219,7 +221,7 @@ def sample_records() -> list[GameRecord]:
 
 RECORDS = sample_records()
 JSON_TEXTS = [r.to_json() for r in RECORDS] + [RECORDS[0].to_json(indent=1)]
-RECORD_TEXTS = [r.to_text() for r in RECORDS]
+RECORD_TEXTS = [str(r) for r in RECORDS]
 
 
 def check_parser(
@@ -251,13 +253,13 @@ RECORD_ERRORS = (ParseError, InvalidRulesError, InvalidStateError)
 @FUZZ
 @given(st.text(max_size=200) | mutations(st.sampled_from(POSITIONS)))
 def test_position_parser_raises_only_documented_errors(text: str) -> None:
-    check_parser(GameState.from_position, text, POSITION_ERRORS, GameState.to_position)
+    check_parser(parse_position, text, POSITION_ERRORS, str)
 
 
 @FUZZ
 @given(st.text(max_size=100) | mutations(st.sampled_from(RULES_TEXTS)))
 def test_rules_parser_raises_only_documented_errors(text: str) -> None:
-    check_parser(rules_from_text, text, RULES_ERRORS, rules_to_text)
+    check_parser(parse_rules, text, RULES_ERRORS, str)
 
 
 @FUZZ
@@ -269,7 +271,7 @@ def test_record_json_parser_raises_only_documented_errors(text: str) -> None:
 @FUZZ
 @given(st.text(max_size=300) | mutations(st.sampled_from(RECORD_TEXTS)))
 def test_record_text_parser_raises_only_documented_errors(text: str) -> None:
-    check_parser(GameRecord.from_text, text, RECORD_ERRORS, GameRecord.to_text)
+    check_parser(parse_record, text, RECORD_ERRORS, str)
 
 
 @FUZZ
@@ -322,10 +324,10 @@ def test_record_json_parser_refuses_wrong_field_types_cleanly(data: dict[str, ob
 @pytest.mark.parametrize(
     ("parse", "limit"),
     [
-        (GameState.from_position, 4096),
-        (rules_from_text, 1024),
+        (parse_position, 4096),
+        (parse_rules, 1024),
         (GameRecord.from_json, 4_000_000),
-        (GameRecord.from_text, 4_000_000),
+        (parse_record, 4_000_000),
         (parse_move, 64),
         (parse_card, 64),
     ],

@@ -65,7 +65,7 @@ def test_scoring_rejects_bad_values(kwargs: dict[str, Any], message: str) -> Non
 
 def test_rules_take_a_scoring_or_none() -> None:
     assert attrs.evolve(CLASSIC, scoring=None).scoring is None
-    with pytest.raises(InvalidRulesError, match="scoring must be a Scoring or None, got 150"):
+    with pytest.raises(InvalidRulesError, match="scoring must be a scoring \\(Scoring\\) or its name, got 150"):
         attrs.evolve(CLASSIC, scoring=150)
 
 

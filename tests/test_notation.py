@@ -20,12 +20,14 @@ from crapette import (
     Draw,
     EndReason,
     EndTurn,
+    Ending,
     FirstPlayer,
     FoundationPlays,
     GameState,
     LoadTarget,
     Match,
     Move,
+    MoveLimit,
     MoveStack,
     Outcome,
     ParseError,
@@ -36,6 +38,7 @@ from crapette import (
     Rank,
     RuleSet,
     Scoring,
+    StackLimit,
     Suit,
     TableauSources,
     WastePlay,
@@ -45,13 +48,15 @@ from crapette import (
     parse_card,
     parse_move,
     parse_pile,
+    parse_position,
+    registered,
 )
 
 from conftest import ALL_MOVES, rulesets
 
 
 def evaluated(value: object) -> Any:
-    return eval(repr(value), vars(crapette))
+    return eval(repr(value), {**vars(crapette), **vars(crapette.variants)})
 
 
 # ----------------------------------------------------------------------------
@@ -216,7 +221,7 @@ def test_moves_with_damaged_text_parse_or_raise_parse_error(move: Move, cut: int
         assert parse_move(str(value)) is value
 
 
-@pytest.mark.parametrize("parse", [parse_card, parse_pile, parse_move, GameState.from_position])
+@pytest.mark.parametrize("parse", [parse_card, parse_pile, parse_move, parse_position])
 @pytest.mark.parametrize("value", [None, 5, b"draw", ["R0-F3"]])
 def test_parsers_raise_type_error_for_non_strings(parse: Any, value: object) -> None:
     with pytest.raises(TypeError, match="str|string"):
@@ -239,14 +244,24 @@ def test_card_pile_and_move_reprs_evaluate_back() -> None:
 
 
 def test_enum_reprs_evaluate_back() -> None:
-    for enum in (Rank, Suit, Colour, PileKind, EndReason, FirstPlayer, TableauSources, Build, LoadTarget, WastePlay, FoundationPlays):
+    for enum in (Rank, Suit, Colour, PileKind, EndReason, TableauSources, LoadTarget, WastePlay, FoundationPlays, StackLimit):
         for member in enum:
             assert evaluated(member) is member
 
 
+def test_rule_part_reprs_evaluate_back() -> None:
+    for kind in (Build, FirstPlayer, Scoring, Ending):
+        for cls in registered(kind).values():
+            if cls is MoveLimit:
+                part: object = MoveLimit(500)
+            else:
+                part = cls()
+            assert evaluated(part) == part
+
+
 def test_preset_rule_set_reprs_evaluate_back() -> None:
     for rules in (RuleSet.casual(), RuleSet.classic()):
-        assert "FirstPlayer." in repr(rules)
+        assert repr(rules) == f"parse_rules({str(rules)!r})"
         assert evaluated(rules) == rules
 
 
@@ -260,7 +275,7 @@ def test_game_state_repr_is_from_position_and_evaluates_back() -> None:
     for rules in (RuleSet.casual(), RuleSet.classic(), attrs.evolve(RuleSet.classic(), move_limit=77, scoring=None)):
         state = new_game(rules, 4)
         for _ in range(60):
-            assert repr(state) == f"GameState.from_position({state.to_position()!r})"
+            assert repr(state) == f"parse_position({str(state)!r})"
             assert evaluated(state) == state
             if state.is_over:
                 break

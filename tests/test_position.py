@@ -16,11 +16,13 @@ from crapette import (
     RuleSet,
     Scoring,
     new_game,
-    rules_from_text,
+    parse_position,
+    parse_rules,
     rules_to_text,
 )
 from conftest import random_states
-from crapette._position import _OPTION_PARSERS, MAX_POSITION_LENGTH, MAX_RULES_LENGTH
+from crapette._position import MAX_POSITION_LENGTH
+from crapette._rules import MAX_RULES_LENGTH
 
 CASUAL_1 = (
     "casual 0 0 - F:-/-/-/-/-/-/-/- T:3C0/2D0/JH0/5H0/JS1/9C1/4D1/7D1 "
@@ -36,11 +38,11 @@ CASUAL_1 = (
 
 
 def test_position_of_a_fresh_casual_deal_is_pinned() -> None:
-    assert new_game("casual", seed=1).to_position() == CASUAL_1
+    assert str(new_game("casual", seed=1)) == CASUAL_1
 
 
 def test_position_fields_are_rules_player_count_flags_and_five_pile_groups() -> None:
-    fields = new_game("classic", seed=5).to_position().split(" ")
+    fields = str(new_game("classic", seed=5)).split(" ")
     assert len(fields) == 9
     assert fields[0] == "classic"
     assert fields[1] in ("0", "1")
@@ -52,25 +54,25 @@ def test_position_fields_are_rules_player_count_flags_and_five_pile_groups() -> 
 
 def test_flags_write_drawn_passes_exhaustion_and_played_marks() -> None:
     state = new_game("classic", seed=5)
-    pos = state.to_position()
+    pos = str(state)
     rest = pos.split(" ", 4)[4]
     text = f"classic {state.current_player} 7 px1a0 {rest}"
-    read = GameState.from_position(text)
+    read = parse_position(text)
     assert (read.passes, read.exhausted, read.played, read.move_count) == (1, (False, True), (True, False), 7)
-    assert read.to_position() == text
+    assert str(read) == text
 
 
 def test_flags_are_read_in_any_order() -> None:
     rest = CASUAL_1.split(" ", 4)[4]
-    a = GameState.from_position(f"casual(stalemate=true) 0 3 a1pa0 {rest}")
-    b = GameState.from_position(f"casual(stalemate=true) 0 3 pa0a1 {rest}")
+    a = parse_position(f"casual(stalemate=true) 0 3 a1pa0 {rest}")
+    b = parse_position(f"casual(stalemate=true) 0 3 pa0a1 {rest}")
     assert a == b
-    assert a.to_position().split()[3] == "pa0a1"
+    assert str(a).split()[3] == "pa0a1"
 
 
 def test_position_reader_ignores_case_of_letters_and_extra_whitespace() -> None:
     messy = "  " + CASUAL_1.replace(" ", "   ").replace("T:", "t:").replace("casual", "CASUAL") + "\n"
-    assert GameState.from_position(messy) == new_game("casual", seed=1)
+    assert parse_position(messy) == new_game("casual", seed=1)
 
 
 # Round trips ----------------------------------------------------------------------
@@ -80,35 +82,35 @@ def test_position_reader_ignores_case_of_letters_and_extra_whitespace() -> None:
 def test_position_round_trips_for_every_state_of_random_games(rules: str) -> None:
     for seed in range(3):
         for state in random_states(rules, seed, 400)[::7]:
-            text = state.to_position()
-            assert GameState.from_position(text) == state
-            assert GameState.from_position(text).to_position() == text
+            text = str(state)
+            assert parse_position(text) == state
+            assert str(parse_position(text)) == text
 
 
 def test_position_round_trips_for_finished_games() -> None:
     for seed in range(4):
         final = random_states("casual", seed, 3000)[-1]
         assert final.is_over
-        again = GameState.from_position(final.to_position())
+        again = parse_position(str(final))
         assert again == final and again.outcome == final.outcome
 
 
 def test_repr_of_a_state_is_the_position_call() -> None:
     state = random_states("classic", 2, 50)[-1]
-    assert repr(state) == f"GameState.from_position({state.to_position()!r})"
+    assert repr(state) == f"parse_position({str(state)!r})"
 
 
 # Rules text -----------------------------------------------------------------------
 
 
 def test_rules_text_of_presets_is_the_preset_name() -> None:
-    assert rules_to_text(RuleSet.casual()) == "casual"
-    assert rules_to_text(RuleSet.classic()) == "classic"
+    assert str(RuleSet.casual()) == "casual"
+    assert str(RuleSet.classic()) == "classic"
 
 
 def test_rules_text_lists_only_changed_options_in_field_order() -> None:
     rules = attrs.evolve(RuleSet.classic(), move_limit=500, foundation_plays="optional")
-    assert rules_to_text(rules) == "classic(foundation_plays=optional,move_limit=500)"
+    assert str(rules) == "classic(foundation_plays=optional,move_limit=500)"
 
 
 def test_rules_text_writes_every_kind_of_value() -> None:
@@ -119,26 +121,28 @@ def test_rules_text_writes_every_kind_of_value() -> None:
         end_turn=True,
         move_limit=None,
     )
-    text = rules_to_text(rules)
-    assert text == "casual(load_targets=reserve+waste,end_turn=true,move_limit=none,scoring=1:2:3:4:5)"
-    assert rules_from_text(text) == rules
+    text = str(rules)
+    assert text == "casual(load_targets=reserve+waste,end_turn=true,move_limit=none,scoring=weighted:1:2:3:4:5)"
+    assert parse_rules(text) == rules
 
 
 def test_rules_text_picks_the_nearer_preset() -> None:
     near_classic = attrs.evolve(RuleSet.classic(), reserve_size=12)
-    assert rules_to_text(near_classic) == "classic(reserve_size=12)"
+    assert str(near_classic) == "classic(reserve_size=12)"
     near_casual = attrs.evolve(RuleSet.casual(), reserve_size=13)
-    assert rules_to_text(near_casual) == "casual(reserve_size=13)"
+    assert str(near_casual) == "casual(reserve_size=13)"
 
 
 def test_rules_reader_accepts_spaces_and_any_case() -> None:
-    assert rules_from_text(" Classic( Move_Limit = 500 , FOUNDATION_PLAYS=Optional ) ") == attrs.evolve(
+    assert parse_rules(" Classic( Move_Limit = 500 , FOUNDATION_PLAYS=Optional ) ") == attrs.evolve(
         RuleSet.classic(), move_limit=500, foundation_plays="optional"
     )
 
 
-def test_every_ruleset_option_has_a_text_reader() -> None:
-    assert set(_OPTION_PARSERS) == {a.name for a in attrs.fields(RuleSet)}
+def test_every_ruleset_option_is_declared_once_with_its_text_form() -> None:
+    assert [o.name for o in RuleSet.options()] == [a.name for a in attrs.fields(RuleSet)]
+    for opt in RuleSet.options():
+        assert opt.from_text(opt.to_text(opt.default)) == opt.default
 
 
 @pytest.mark.parametrize(
@@ -156,15 +160,15 @@ def test_every_ruleset_option_has_a_text_reader() -> None:
         ("casual(end_turn=yes)", "option end_turn: end_turn must be true or false, got 'yes'"),
         ("casual(waste_play=never)", "waste_play must be one of always, drawn, got 'never'"),
         ("casual(load_targets=hand)", "load_targets must be one of reserve, waste, got 'hand'"),
-        ("casual(scoring=1:2:3)", "scoring must be 'none' or five numbers"),
-        ("casual(scoring=1:2:x:4:5)", "scoring hand_weight must be a whole number"),
+        ("casual(scoring=1:2:3)", "scoring weighted takes 5 parameter(s)"),
+        ("casual(scoring=1:2:x:4:5)", "weighted parameter hand_weight must be a whole number"),
         ("casual(a=(b))", "unexpected parenthesis"),
         ("casual(move_limit=" + "9" * 40 + ")", "must be a whole number"),
     ],
 )
 def test_malformed_rules_text_raises_parse_error_saying_what_and_where(text: str, message: str) -> None:
     with pytest.raises(ParseError, match="invalid rules") as info:
-        rules_from_text(text)
+        parse_rules(text)
     assert message in str(info.value)
 
 
@@ -179,20 +183,18 @@ def test_malformed_rules_text_raises_parse_error_saying_what_and_where(text: str
 )
 def test_impossible_rules_text_raises_invalid_rules_error(text: str, message: str) -> None:
     with pytest.raises(InvalidRulesError, match="invalid rules") as info:
-        rules_from_text(text)
+        parse_rules(text)
     assert message in str(info.value)
 
 
 def test_rules_text_longer_than_the_cap_is_refused() -> None:
     with pytest.raises(ParseError, match=f"at most {MAX_RULES_LENGTH}"):
-        rules_from_text("casual" + " " * MAX_RULES_LENGTH)
+        parse_rules("casual" + " " * MAX_RULES_LENGTH)
 
 
 def test_rules_functions_refuse_wrong_types() -> None:
     with pytest.raises(TypeError):
-        rules_from_text(b"casual")  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
-        rules_to_text("casual")  # type: ignore[arg-type]
+        parse_rules(b"casual")  # type: ignore[arg-type]
 
 
 # Malformed positions ---------------------------------------------------------------
@@ -223,7 +225,7 @@ REST = CASUAL_1.split(" ", 4)[4]
 )
 def test_malformed_position_raises_parse_error_naming_the_field(text: str, message: str) -> None:
     with pytest.raises(ParseError, match="invalid position") as info:
-        GameState.from_position(text)
+        parse_position(text)
     assert message in str(info.value)
 
 
@@ -240,13 +242,13 @@ def test_malformed_position_raises_parse_error_naming_the_field(text: str, messa
 )
 def test_impossible_position_raises_invalid_state_error_naming_the_problem(text: str, problem: str) -> None:
     with pytest.raises(InvalidStateError) as info:
-        GameState.from_position(text)
+        parse_position(text)
     assert any(problem in p for p in info.value.problems)
 
 
 def test_position_with_103_cards_names_the_missing_card() -> None:
     with pytest.raises(InvalidStateError, match="missing: 7D1"):
-        GameState.from_position(CASUAL_1.replace("/7D1 R:", "/- R:"))
+        parse_position(CASUAL_1.replace("/7D1 R:", "/- R:"))
 
 
 def test_position_with_an_unordered_foundation_names_it() -> None:
@@ -254,21 +256,21 @@ def test_position_with_an_unordered_foundation_names_it() -> None:
     foundation = next(i for i, f in enumerate(state.foundations) if len(f) >= 3)
     cards = ",".join(str(c) for c in state.foundations[foundation])
     first, second, rest = cards.split(",", 2)
-    swapped = state.to_position().replace(cards, f"{first},{rest},{second}" if rest else f"{second},{first}")
+    swapped = str(state).replace(cards, f"{first},{rest},{second}" if rest else f"{second},{first}")
     with pytest.raises(InvalidStateError, match=f"foundation F{foundation} has"):
-        GameState.from_position(swapped)
+        parse_position(swapped)
 
 
 def test_position_with_impossible_rules_raises_invalid_rules_error() -> None:
     with pytest.raises(InvalidRulesError, match="field 1 \\(rules\\)"):
-        GameState.from_position(CASUAL_1.replace("casual 0", "casual(reserve_size=99) 0"))
+        parse_position(CASUAL_1.replace("casual 0", "casual(reserve_size=99) 0"))
 
 
 def test_position_longer_than_the_cap_is_refused_before_parsing() -> None:
     with pytest.raises(ParseError, match=f"too long \\({MAX_POSITION_LENGTH + 1} characters"):
-        GameState.from_position("x" * (MAX_POSITION_LENGTH + 1))
+        parse_position("x" * (MAX_POSITION_LENGTH + 1))
 
 
 def test_position_reader_refuses_a_non_string() -> None:
     with pytest.raises(TypeError):
-        GameState.from_position(None)  # type: ignore[arg-type]
+        parse_position(None)  # type: ignore[arg-type]

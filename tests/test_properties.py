@@ -20,6 +20,7 @@ from crapette import (
     ALL_CARDS,
     Build,
     Card,
+    DownAlternating,
     Draw,
     EndReason,
     EndTurn,
@@ -36,11 +37,13 @@ from crapette import (
     PileKind,
     Play,
     RuleSet,
+    StackLimit,
     TableauSources,
     WastePlay,
     apply_move,
     legal_moves,
     new_game,
+    parse_position,
     validate,
 )
 from conftest import ALL_MOVES, any_rules, examples, rulesets, seeds
@@ -69,6 +72,10 @@ def _build_for(rules: RuleSet, player: int, t: int) -> Build:
     return rules.own_tableau_build if t // 4 == player else rules.opponent_tableau_build
 
 
+def _is_alt(build: Build) -> bool:
+    return isinstance(build, DownAlternating)
+
+
 def _targets(rules: RuleSet, piles: Piles, player: int, card: Card, source: Pile) -> list[Pile]:
     out = []
     for f in range(8):
@@ -82,19 +89,20 @@ def _targets(rules: RuleSet, piles: Piles, player: int, card: Card, source: Pile
         if pile is source:
             continue
         top = _top(piles, pile)
-        build = _build_for(rules, player, t)
-        if top is None or (_alt(top, card) if build is Build.DOWN_ALTERNATING else _suit(top, card)):
+        if top is None or _build_for(rules, player, t).accepts(top, card):
             out.append(pile)
     for kind in rules.load_targets:
         pile = Pile.reserve(1 - player) if kind is LoadTarget.RESERVE else Pile.waste(1 - player)
         top = _top(piles, pile)
-        if top is not None and _suit(top, card):
+        if top is not None and rules.load_build.accepts(top, card):
             out.append(pile)
     return out
 
 
 def _sources(state: GameState) -> list[Pile]:
     rules, p, piles = state.rules, state.current_player, state.piles
+    if rules.drawn_first and state.drawn:
+        return [Pile.waste(p)]
     out = []
     if piles[Pile.reserve(p).id]:
         out.append(Pile.reserve(p))
@@ -122,13 +130,13 @@ def reference_legal_moves(state: GameState) -> set[Move]:
                     break
                 for t in range(8):
                     target = Pile.tableau(t)
-                    if target is source or _build_for(rules, p, t) is not Build.DOWN_ALTERNATING:
+                    if target is source or not _is_alt(_build_for(rules, p, t)):
                         continue
                     top = _top(piles, target)
                     if top is not None and not _alt(top, stack[0]):
                         continue
                     empties = sum(1 for u in range(8) if u != t and not piles[Pile.tableau(u).id])
-                    if k <= 2**empties:
+                    if rules.stack_limit is StackLimit.UNLIMITED or k <= 2**empties:
                         moves.add(MoveStack(source, target, k))
     if (piles[Pile.hand(p).id] or piles[Pile.waste(p).id]) and not state.drawn:
         moves.add(Draw())
@@ -155,9 +163,7 @@ def _settle(rules: RuleSet, piles: Piles, reason: EndReason) -> Outcome:
     if scoring is None:
         return Outcome(None, reason, None)
     pen = [
-        scoring.reserve_weight * len(piles[16 + q])
-        + scoring.hand_weight * len(piles[18 + q])
-        + scoring.waste_weight * len(piles[20 + q])
+        scoring.penalty(reserve=len(piles[16 + q]), hand=len(piles[18 + q]), waste=len(piles[20 + q]))
         for q in (0, 1)
     ]
     if pen[0] == pen[1]:
@@ -168,12 +174,11 @@ def _settle(rules: RuleSet, piles: Piles, reason: EndReason) -> Outcome:
 
 
 def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
-    """The fields of the state after ``move`` as RULES.md sections 6-11 define them."""
+    """The fields of the state after ``move`` as RULES.md sections 6-11 and R8-R9 define them."""
     rules, p = state.rules, state.current_player
     piles = [list(c) for c in state.piles]
     drawn, passes, player = state.drawn, 0, p
     exhausted, played = list(state.exhausted), list(state.played)
-    turnover = False
     if isinstance(move, Play):
         piles[move.target.id].append(piles[move.source.id].pop())
         if move.source in (Pile.reserve(p), Pile.waste(p)) and rules.stalemate:
@@ -187,7 +192,6 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
     elif isinstance(move, Draw):
         hand, waste = Pile.hand(p).id, Pile.waste(p).id
         if not piles[hand]:
-            turnover = True
             piles[hand], piles[waste] = piles[waste][::-1], []
             if rules.stalemate:
                 exhausted[p], played[p] = not played[p], False
@@ -203,8 +207,15 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
         if isinstance(move, Pass):
             # R6: a pass made with this turn's drawn card still on the waste is not stuck.
             passes = 0 if state.drawn else state.passes + 1
+            # R8: a pass with no hand and no waste is a turnover for the stalemate rule.
+            if passes and rules.stalemate and not piles[Pile.hand(p).id] and not piles[Pile.waste(p).id]:
+                exhausted[p], played[p] = not played[p], False
     count = state.move_count + 1
     final = tuple(tuple(c) for c in piles)
+    after = GameState(
+        rules, final, player, count, drawn, passes, tuple(exhausted), tuple(played), state.counters
+    )
+    counters = tuple(e.update(c, state, move, after) for e, c in zip(rules.endings, state.counters))
     outcome = None
     for q in (0, 1):
         if not (final[16 + q] or final[18 + q] or final[20 + q]):
@@ -216,13 +227,22 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
                 )
                 scores = (won, 0) if q == 0 else (0, won)
             outcome = Outcome(q, EndReason.EMPTIED, scores)
-    if outcome is None and rules.stalemate and turnover and all(exhausted):
+    # R9: emptying, then stalemate, then R6, then the rules' own endings, then the move limit.
+    if outcome is None and rules.stalemate and all(exhausted):
         outcome = _settle(rules, final, EndReason.STALEMATE)
     if outcome is None and passes >= 2:
         outcome = _settle(rules, final, EndReason.BLOCKED)
+    if outcome is None:
+        counted = GameState(
+            rules, final, player, count, drawn, passes, tuple(exhausted), tuple(played), counters
+        )
+        for ending, c in zip(rules.endings, counters):
+            if ending.ends(c, counted):
+                outcome = _settle(rules, final, ending.reason)
+                break
     if outcome is None and rules.move_limit is not None and count >= rules.move_limit:
         outcome = _settle(rules, final, EndReason.MOVE_LIMIT)
-    return (final, player, count, drawn, passes, tuple(exhausted), tuple(played), outcome)
+    return (final, player, count, drawn, passes, tuple(exhausted), tuple(played), counters, outcome)
 
 
 def _fields(state: GameState) -> tuple[Any, ...]:
@@ -234,6 +254,7 @@ def _fields(state: GameState) -> tuple[Any, ...]:
         state.passes,
         state.exhausted,
         state.played,
+        state.counters,
         state.outcome,
     )
 
@@ -294,18 +315,18 @@ def walk(
     check_state(state)
     while not state.is_over and state.move_count < max_moves:
         moves = legal_moves(state)
-        snapshot = (state.to_position(), hash(state), _fields(state))
+        snapshot = (str(state), hash(state), _fields(state))
         move = rng.choice(moves)
         after = apply_move(state, move)
-        assert (state.to_position(), hash(state), _fields(state)) == snapshot
+        assert (str(state), hash(state), _fields(state)) == snapshot
         assert after.rules is rules
         assert _fields(after) == reference_apply(state, move)
         check_state(after)
         if positions_every and after.move_count % positions_every == 0:
-            text = after.to_position()
-            back = GameState.from_position(text)
+            text = str(after)
+            back = parse_position(text)
             assert back == after and hash(back) == hash(after)
-            assert back.to_position() == text
+            assert str(back) == text
         for other in rng.sample(ALL_MOVES, illegal_per_state):
             if other not in moves:
                 try:
@@ -344,20 +365,20 @@ def test_every_move_not_in_legal_moves_is_refused(rules: RuleSet, seed: int, cho
             break
         state = apply_move(state, rng.choice(legal_moves(state)))
     legal = set(legal_moves(state))
-    before = state.to_position()
+    before = str(state)
     for move in ALL_MOVES:
         if move in legal:
             assert apply_move(state, move).move_count == state.move_count + 1
         else:
             with pytest.raises(IllegalMoveError, match=f"^illegal move {move}: .+"):
                 apply_move(state, move)
-    assert state.to_position() == before
+    assert str(state) == before
 
 
 @given(rules=any_rules, seed=seeds)
 def test_the_same_seed_deals_the_same_game(rules: RuleSet, seed: int) -> None:
     one, two = new_game(rules, seed), new_game(rules, seed)
-    assert one == two and hash(one) == hash(two) and one.to_position() == two.to_position()
+    assert one == two and hash(one) == hash(two) and str(one) == str(two)
     rng_a, rng_b = random.Random(seed), random.Random(seed)
     for _ in range(30):
         if one.is_over:
@@ -408,18 +429,13 @@ def random_position(rules: RuleSet, rng: random.Random) -> GameState | None:
         piles[f] = [Card(r, suit, deck) for r in range(1, height + 1)]
     used = {c for pile in piles for c in pile}
     pool = [c for c in pool if c not in used]
-    builds = {rules.own_tableau_build, rules.opponent_tableau_build}
+    builds = (rules.own_tableau_build, rules.opponent_tableau_build)
     for t in range(8, 16):
         if rng.random() < 0.3 or not pool:
             continue
         pile = [pool.pop()]
         for _ in range(rng.choice([0, 1, 2, 5, 12])):
-            fits = [
-                c
-                for c in pool
-                if (Build.DOWN_ALTERNATING in builds and _alt(pile[-1], c))
-                or (Build.SUIT_UP_OR_DOWN in builds and _suit(pile[-1], c))
-            ]
+            fits = [c for c in pool if any(b.accepts(pile[-1], c) for b in builds)]
             if not fits:
                 break
             card = rng.choice(fits)
@@ -448,8 +464,9 @@ def random_position(rules: RuleSet, rng: random.Random) -> GameState | None:
     limit = rules.move_limit
     count = rng.randrange(limit) if limit else rng.randrange(5000)
     passes = 0 if drawn else rng.choice([0, 0, 1])
+    counters = tuple(rng.randrange(3) for _ in rules.endings)
     try:
-        return GameState(rules, piles, player, count, drawn, passes, exhausted, played)
+        return GameState(rules, piles, player, count, drawn, passes, exhausted, played, counters)
     except ValueError:
         return None
 

@@ -18,6 +18,7 @@ import pytest
 from conftest import cards, make_state, moves_text, play, run
 from crapette import (
     ALL_CARDS,
+    Blocked,
     Build,
     Card,
     Colour,
@@ -30,13 +31,17 @@ from crapette import (
     IllegalMoveError,
     LoadTarget,
     Match,
+    MoveLimit,
     MoveStack,
     Outcome,
     Pass,
     Pile,
+    PileKind,
     Play,
     RuleSet,
     Scoring,
+    StackLimit,
+    Stalemate,
     Suit,
     TableauSources,
     WastePlay,
@@ -209,14 +214,98 @@ def test_R6_two_passes_in_a_row_end_the_casual_game_as_a_draw() -> None:
 
 
 def test_R6_two_passes_in_a_row_end_the_classic_game_settled_by_penalties() -> None:
-    equal = play(_blocked(CLASSIC), "pass", "pass")
+    # Both played a card since their last turnover, so the passes mark nobody
+    # (ruling R8) and R6 decides.
+    equal = play(_blocked(CLASSIC, played=(True, True)), "pass", "pass")
     assert equal.outcome == Outcome(None, EndReason.BLOCKED, (0, 0))
     # With the Ace of hearts of player 1's deck on a foundation, player 1 has
     # one reserve card fewer: penalty 94 against 96.
-    state = _blocked(CLASSIC, foundations={0: "AH1"})
+    state = _blocked(CLASSIC, foundations={0: "AH1"}, played=(True, True))
     assert (len(state.reserves[0]), len(state.reserves[1])) == (48, 47)
     over = play(state, "pass", "pass")
     assert over.outcome == Outcome(1, EndReason.BLOCKED, (0, 2))
+
+
+def test_R8_a_pass_with_empty_hand_and_waste_marks_the_player_exhausted() -> None:
+    state = _blocked(CLASSIC, current_player=0)
+    once = play(state, "pass")
+    assert once.exhausted == (True, False) and once.played == (False, False)
+    assert not once.is_over
+    # Like a turnover: a player who played since the last one is not marked, and counting restarts.
+    played = play(_blocked(CLASSIC, played=(True, False)), "pass")
+    assert played.exhausted == (False, False) and played.played == (False, False)
+    # Without the stalemate rule nothing is marked.
+    assert play(_blocked(attrs.evolve(CLASSIC, stalemate=False)), "pass").exhausted == (False, False)
+    # A pass with cards left in the hand or waste marks nobody (R8 needs both empty).
+    casual_like = attrs.evolve(CASUAL, stalemate=True)
+    stuck = quiet(casual_like, wastes={0: "2C0"}, rest="R", drawn=True)
+    assert moves_text(stuck) == ["pass"]
+    assert play(stuck, "pass").exhausted == (False, False)
+
+
+def test_R8_a_pass_that_marks_a_player_while_the_opponent_is_marked_ends_in_stalemate() -> None:
+    state = _blocked(CLASSIC, exhausted=(False, True))
+    over = play(state, "pass")
+    assert over.exhausted == (True, True)
+    assert over.outcome == Outcome(None, EndReason.STALEMATE, (0, 0))
+
+
+def test_R8_the_forced_draw_and_pass_cycle_ends() -> None:
+    # Player 0 can only pass (no hand, no waste, a reserve card that fits
+    # nowhere); player 1's only hand card is an unplayable one on the waste,
+    # turned over and drawn again every turn. Without R8 this ran for ever.
+    state = quiet(
+        CLASSIC,
+        reserves={0: "5C0", 1: "5D1"},
+        wastes={1: "9S1"},
+        rest="R",
+        current_player=0,
+    )
+    assert moves_text(state) == ["pass"]
+    seen = 0
+    while not state.is_over and seen < 20:
+        state = apply_move(state, legal_moves(state)[0])
+        seen += 1
+    assert state.is_over and state.outcome is not None
+    assert state.outcome.reason is EndReason.STALEMATE
+    assert seen <= 4
+
+
+def test_R9_a_win_on_the_move_that_also_meets_the_move_limit_is_a_win() -> None:
+    state = _winning_table(CASUAL, reserves={0: "KH0", 1: "5D1"}, move_count=999)
+    assert play(state, "R0-F3").outcome == Outcome(0, EndReason.EMPTIED, None)
+
+
+def test_R9_stalemate_decides_before_R6_and_R6_before_the_move_limit() -> None:
+    # A pass that is the second in a row and also marks the second player: stalemate, not R6.
+    both = play(_blocked(CLASSIC, exhausted=(False, True), passes=1, current_player=0), "pass")
+    assert both.passes == 2 and both.exhausted == (True, True)
+    assert both.outcome is not None and both.outcome.reason is EndReason.STALEMATE
+    # A second pass on the last move allowed: R6, not the move limit.
+    rules = attrs.evolve(CASUAL, move_limit=5)
+    last = play(_blocked(rules, passes=1, move_count=4), "pass")
+    assert last.move_count == 5
+    assert last.outcome == Outcome(None, EndReason.BLOCKED, None)
+    assert rules.ending_rules == (Blocked(), MoveLimit(5))
+    assert CLASSIC.ending_rules == (Stalemate(), Blocked())
+
+
+def test_R10_tools_that_play_games_to_the_end_cap_them_and_report_capped_games_apart() -> None:
+    from crapette.simulation import play_game
+    from crapette.testing import check_ruleset
+
+    class Shuttle:
+        """Moves a card between two empty houses for ever when it can (RULES.md R10)."""
+
+        def choose(self, state: GameState) -> Any:
+            moves = legal_moves(state)
+            shuttles = [m for m in moves if isinstance(m, Play) and m.source.kind is m.target.kind is PileKind.TABLEAU]
+            return shuttles[0] if shuttles else moves[0]
+
+    result = play_game(CLASSIC, (Shuttle(), Shuttle()), deal=3, max_moves=300)
+    assert result.capped == (result.moves == 300)
+    summary = check_ruleset(CLASSIC, games=1, max_moves=30, illegal_samples=0)
+    assert summary.finished == 0 and summary.moves == 30
 
 
 def test_R6_a_move_between_passes_resets_the_count() -> None:
@@ -368,10 +457,10 @@ def test_section3_the_first_player_option() -> None:
 
 def test_section4_apply_move_returns_a_new_state_and_never_changes_its_argument() -> None:
     state = quiet(CASUAL, reserves={0: "QH0"})
-    before = (state.to_position(), hash(state), state.piles)
+    before = (str(state), hash(state), state.piles)
     after = play(state, "R0-T2")
     assert after is not state
-    assert (state.to_position(), hash(state), state.piles) == before
+    assert (str(state), hash(state), state.piles) == before
     assert after.tableau[2] == cards("KS0 QH0")
 
 
@@ -524,7 +613,7 @@ def test_section6_classic_loading_same_suit_one_up_or_down_onto_opponent_reserve
     validate(after)
     other_suit = quiet(CLASSIC, reserves={0: "5S0", 1: "6C1"}, wastes={1: "4C1"})
     assert moves_text(other_suit) == ["draw"]
-    illegal(other_suit, "R0-R1", "5S0 cannot be loaded onto 6C1: it must be the same suit and one rank higher or lower")
+    illegal(other_suit, "R0-R1", "5S0 cannot be loaded onto 6C1: loading builds up or down in suit")
     two_off = quiet(CLASSIC, reserves={0: "5C0", 1: "7C1"}, wastes={1: "3C1"})
     illegal(two_off, "R0-W1", "cannot be loaded onto 3C1")
     # Tableau tops may be loaded too.
@@ -816,11 +905,6 @@ def _walk(state: GameState, *texts: str) -> list[GameState]:
     return out
 
 
-def test_section9_a_win_on_the_last_allowed_move_is_a_win() -> None:
-    state = _winning_table(CASUAL, reserves={0: "KH0", 1: "5D1"}, move_count=999)
-    assert play(state, "R0-F3").outcome == Outcome(0, EndReason.EMPTIED, None)
-
-
 def test_section9_classic_has_no_move_limit() -> None:
     assert CLASSIC.move_limit is None
     state = quiet(CLASSIC, move_count=10**6)
@@ -880,7 +964,7 @@ def test_section9_without_the_stalemate_rule_no_marks_are_kept_and_turnovers_nev
     assert not after.is_over
     assert not CASUAL.stalemate
     casual = play(_turnover(CASUAL), "draw")
-    assert casual.exhausted == (False, False) and "x0" not in casual.to_position()
+    assert casual.exhausted == (False, False) and "x0" not in str(casual)
 
 
 # ----------------------------------------------------------------------------
@@ -1011,6 +1095,10 @@ def test_section13_casual_preset_options() -> None:
         "move_limit": 1000,
         "stalemate": False,
         "scoring": None,
+        "load_build": Build.SUIT_UP_OR_DOWN,
+        "drawn_first": False,
+        "stack_limit": StackLimit.EMPTY_PILES,
+        "endings": (),
     }
     assert RuleSet.from_name("casual") is CASUAL and CASUAL.preset_name == "casual"
 
@@ -1031,16 +1119,20 @@ def test_section13_classic_preset_options() -> None:
         "move_limit": None,
         "stalemate": True,
         "scoring": Scoring(win_bonus=30, reserve_weight=2, hand_weight=1, waste_weight=1, match_target=150),
+        "load_build": Build.SUIT_UP_OR_DOWN,
+        "drawn_first": False,
+        "stack_limit": StackLimit.EMPTY_PILES,
+        "endings": (),
     }
     assert RuleSet.from_name("classic") is CLASSIC and CLASSIC.preset_name == "classic"
 
 
 _ALTERNATIVES: dict[str, list[Any]] = {
     "reserve_size": [1, 12, 13, 30, 48],
-    "first_player": list(FirstPlayer),
+    "first_player": ["player-0", "player-1", "lower-reserve", "higher-reserve", "random"],
     "tableau_sources": list(TableauSources),
-    "own_tableau_build": list(Build),
-    "opponent_tableau_build": list(Build),
+    "own_tableau_build": ["down-alternating", "suit-up-or-down"],
+    "opponent_tableau_build": ["down-alternating", "suit-up-or-down"],
     "load_targets": [(), ("reserve",), ("waste",), ("reserve", "waste")],
     "waste_play": list(WastePlay),
     "end_turn": [False, True],
@@ -1050,6 +1142,10 @@ _ALTERNATIVES: dict[str, list[Any]] = {
     "move_limit": [None, 40, 1000],
     "stalemate": [False, True],
     "scoring": [None, Scoring(), Scoring(win_bonus=5, reserve_weight=1, hand_weight=2, waste_weight=0, match_target=60)],
+    "load_build": ["suit-up-or-down", "suit-up-or-down-wrap"],
+    "drawn_first": [False, True],
+    "stack_limit": list(StackLimit),
+    "endings": [(), ("no-progress:5",)],
 }
 
 
@@ -1065,7 +1161,7 @@ def _single_option_changes() -> list[tuple[str, str, Any]]:
 
 
 def test_section13_every_option_of_the_rule_set_has_a_row() -> None:
-    assert set(_ALTERNATIVES) == {a.name for a in attrs.fields(RuleSet)}
+    assert set(_ALTERNATIVES) == {o.name for o in RuleSet.options()}
 
 
 @pytest.mark.parametrize(("preset", "name", "value"), _single_option_changes())

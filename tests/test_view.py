@@ -128,6 +128,7 @@ def test_view_dict_follows_the_documented_schema() -> None:
         "passes",
         "exhausted",
         "played",
+        "counters",
         "foundations",
         "tableau",
         "reserve_tops",
@@ -138,16 +139,12 @@ def test_view_dict_follows_the_documented_schema() -> None:
         "is_over",
         "legal_moves",
     ]
-    assert d["format"] == "crapette-view" and d["version"] == 1
+    assert d["format"] == "crapette-view" and d["version"] == 2
     assert d["rules"] == "classic"
     assert d["options"]["load_targets"] == ["reserve", "waste"]
-    assert d["options"]["scoring"] == {
-        "win_bonus": 30,
-        "reserve_weight": 2,
-        "hand_weight": 1,
-        "waste_weight": 1,
-        "match_target": 150,
-    }
+    assert d["options"]["scoring"] == "weighted:30:2:1:1:150"
+    assert d["options"]["first_player"] == "lower-reserve" and d["options"]["endings"] == []
+    assert d["counters"] == []
     assert d["options"]["move_limit"] is None
     assert len(d["foundations"]) == 8 and len(d["tableau"]) == 8 and len(d["wastes"]) == 2
     assert d["foundations"] == [[str(c) for c in f] for f in state.foundations]

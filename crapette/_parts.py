@@ -1,0 +1,639 @@
+"""Rule parts: the named pieces of a rule set that users may write and register.
+
+Four kinds of part plug into a :class:`~crapette.RuleSet`, each a small class
+with a registered ``name`` and one or two hooks:
+
+- :class:`Build`: how a card builds on a pile (``accepts(below, card)``);
+- :class:`FirstPlayer`: who moves first (``who_starts(deal, seed)``);
+- :class:`Scoring`: how cards left are weighed and a match is won (``penalty``);
+- :class:`Ending`: a condition that ends the game (``ends(count, state)``).
+
+A part is a value: immutable, equal to another of the same class with the
+same parameters, and written in texts as its name followed by its parameters
+(``weighted:30:2:1:1:150``). :func:`register` makes a part class known by its
+name, so that rules texts, positions and records can name it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+
+import attrs
+
+from ._cards import Card
+from ._errors import InvalidRulesError
+from ._outcome import EndReason, check_number
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+    from ._moves import Move
+    from ._state import GameState
+
+__all__ = [
+    "Blocked",
+    "Build",
+    "DownAlternating",
+    "Ending",
+    "FirstPlayer",
+    "LowerReserve",
+    "MoveLimit",
+    "PlayerOne",
+    "PlayerZero",
+    "RulePart",
+    "Scoring",
+    "Stalemate",
+    "SuitUpOrDown",
+    "parse_part",
+    "register",
+    "registered",
+]
+
+_NAME_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+_MAX_NAME = 40
+#: Longest text of one part (its name and parameters) that :func:`parse_part` reads.
+_MAX_PART_TEXT = 256
+
+_P = TypeVar("_P", bound="RulePart")
+
+
+class RulePart:
+    """The base of the four kinds of rule part: :class:`Build`, :class:`FirstPlayer`, :class:`Scoring` and :class:`Ending`.
+
+    A part's parameters are its attrs fields (ints or bools); a part without
+    parameters needs no attrs at all. ``str(part)`` is its text:
+    the name, then each parameter after a colon.
+
+    >>> str(Build.DOWN_ALTERNATING), str(Scoring())
+    ('down-alternating', 'weighted:30:2:1:1:150')
+    """
+
+    #: The registered name, written in rules texts: lower-case letters and
+    #: digits in words joined by hyphens, at most 40 characters.
+    name: ClassVar[str] = ""
+    #: What this kind of part is called in messages.
+    kind: ClassVar[str] = "rule part"
+
+    @property
+    def parameters(self) -> tuple[int | bool, ...]:
+        """The part's parameters, in the order of its attrs fields (empty for a part without).
+
+        >>> Scoring(win_bonus=10).parameters
+        (10, 2, 1, 1, 150)
+        """
+        cls = type(self)
+        if not attrs.has(cls):
+            return ()
+        return tuple(getattr(self, f.name) for f in attrs.fields(cls))
+
+    def __str__(self) -> str:
+        return ":".join([self.name, *(_param_text(v) for v in self.parameters)])
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.parameters == self.parameters
+
+    def __hash__(self) -> int:
+        return hash((type(self).__qualname__, self.parameters))
+
+    def __repr__(self) -> str:
+        cls = type(self)
+        if not attrs.has(cls):
+            return f"{cls.__qualname__}()"
+        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in attrs.fields(cls))
+        return f"{cls.__qualname__}({args})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    @classmethod
+    def strategy(cls: type[_P]) -> SearchStrategy[_P]:
+        """A Hypothesis strategy for values of this part (for :mod:`crapette.strategies`).
+
+        The default is ``st.just(cls())``; a part with parameters that have no
+        defaults, or that wants its parameters drawn, overrides it.
+        """
+        from hypothesis import strategies as st
+
+        return st.just(cls())
+
+
+def _param_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# Registry ---------------------------------------------------------------------------
+
+_REGISTRY: dict[type[RulePart], dict[str, type[RulePart]]] = {}
+_END_REASONS = (EndReason.STALEMATE, EndReason.BLOCKED, EndReason.MOVE_LIMIT)
+
+
+def _kind_of(cls: type) -> type[RulePart] | None:
+    for base in _REGISTRY:
+        if issubclass(cls, base):
+            return base
+    return None
+
+
+def _param_types(cls: type[RulePart]) -> tuple[tuple[str, type], ...]:
+    if not attrs.has(cls):
+        return ()
+    out = []
+    for field in attrs.fields(cls):
+        kind = {"int": int, "bool": bool}.get(field.type, field.type) if isinstance(field.type, str) else field.type
+        if kind not in (int, bool):
+            raise InvalidRulesError(
+                f"{cls.__qualname__}: parameter {field.name!r} must be annotated int or bool "
+                f"(rules texts carry whole numbers and true/false), got {field.type!r}"
+            )
+        out.append((field.name, kind))
+    return tuple(out)
+
+
+def register(cls: type[_P]) -> type[_P]:
+    """Make a rule part class known by its ``name``, so texts can name it; use it as a class decorator.
+
+    The class must subclass :class:`Build`, :class:`FirstPlayer`,
+    :class:`Scoring` or :class:`Ending`, define the hooks of its kind, and have
+    a ``name`` not yet taken by another class of that kind (registering the
+    same class again, as a re-imported module does, is allowed). Its
+    parameters, if any, are attrs fields annotated ``int`` or ``bool``.
+
+    Register a part in the module that defines it; a program that reads a
+    rules text, position or record naming it must import that module first.
+
+    >>> import attrs
+    >>> from crapette import Build, Card, register
+    >>> @register
+    ... class DownInSuit(Build):
+    ...     '''One rank lower, the same suit.'''
+    ...     name = "down-in-suit"
+    ...     description = "down in suit"
+    ...     def accepts(self, below: Card, card: Card) -> bool:
+    ...         return card.suit is below.suit and card.rank == below.rank - 1
+    >>> registered(Build)["down-in-suit"] is DownInSuit
+    True
+
+    :raises InvalidRulesError: if the class is not a rule part, lacks a hook,
+        has a malformed name or one another class holds, or a parameter that is
+        not an int or bool.
+    """
+    if not isinstance(cls, type):
+        raise TypeError(f"register() expects a rule part class, got {type(cls).__name__}")
+    base = _kind_of(cls)
+    if base is None:
+        raise InvalidRulesError(
+            f"{cls.__qualname__} is not a rule part: subclass Build, FirstPlayer, Scoring or Ending"
+        )
+    name = cls.__dict__.get("name")
+    if not isinstance(name, str) or len(name) > _MAX_NAME or not _NAME_RE.fullmatch(name) or name == "none":
+        raise InvalidRulesError(
+            f"{cls.__qualname__}.name must be lower-case words of letters and digits joined by "
+            f"hyphens, at most {_MAX_NAME} characters, and not 'none'; got {name!r}"
+        )
+    for hook in base._hooks:  # type: ignore[attr-defined]
+        if getattr(cls, hook) is getattr(base, hook):
+            raise InvalidRulesError(f"{cls.__qualname__} must define {hook}(), the hook of a {base.kind}")
+    _param_types(cls)
+    if base.kind == "ending" and getattr(cls, "reason", None) not in _END_REASONS:
+        raise InvalidRulesError(
+            f"{cls.__qualname__}.reason must be EndReason.STALEMATE, BLOCKED or MOVE_LIMIT "
+            "(emptying is a win, not an ending)"
+        )
+    table = _REGISTRY[base]
+    held = table.get(name)
+    if held is not None and held is not cls and (held.__module__, held.__qualname__) != (
+        cls.__module__,
+        cls.__qualname__,
+    ):
+        raise InvalidRulesError(
+            f"the {base.kind} name {name!r} is already registered by "
+            f"{held.__module__}.{held.__qualname__}"
+        )
+    table[name] = cls
+    return cls
+
+
+def registered(kind: type[RulePart]) -> Mapping[str, type[RulePart]]:
+    """The registered part classes of ``kind`` (:class:`Build`, :class:`FirstPlayer`, :class:`Scoring` or :class:`Ending`) by name.
+
+    >>> sorted(registered(FirstPlayer))[:3]
+    ['higher-reserve', 'lower-reserve', 'player-0']
+
+    :raises TypeError: if ``kind`` is not one of the four kinds.
+    """
+    table = _REGISTRY.get(kind)
+    if table is None:
+        raise TypeError(f"registered() expects Build, FirstPlayer, Scoring or Ending, got {kind!r}")
+    return MappingProxyType(table)
+
+
+def parse_part(kind: type[_P], text: str) -> _P:
+    """The part of ``kind`` that ``text`` names: ``name`` or ``name:param:param...``.
+
+    >>> parse_part(Scoring, "weighted:30:2:1:1:60").match_target
+    60
+    >>> parse_part(Build, "down-in-colour")
+    Traceback (most recent call last):
+    ...
+    crapette.InvalidRulesError: unknown building rule 'down-in-colour': no building rule of that name is registered (known: down-alternating, ...); a part of your own is registered with @crapette.register in the module that defines it, which must be imported before the text is read
+
+    :raises InvalidRulesError: if no part of that name is registered, or the
+        parameters do not make a valid part.
+    :raises ParseError: if a parameter is not a whole number or true/false.
+    """
+    from ._errors import ParseError
+
+    table = _REGISTRY[kind]
+    if len(text) > _MAX_PART_TEXT:
+        raise ParseError(f"a {kind.kind} is at most {_MAX_PART_TEXT} characters, got {len(text)}")
+    name, *args = text.split(":")
+    cls = table.get(name)
+    if cls is None:
+        known = ", ".join(sorted(table))
+        shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
+        raise InvalidRulesError(
+            f"unknown {kind.kind} {shown}: no {kind.kind} of that name is registered "
+            f"(known: {known}); a part of your own is registered with @crapette.register "
+            "in the module that defines it, which must be imported before the text is read"
+        )
+    params = _param_types(cls)
+    if len(args) != len(params):
+        spelled = ":".join([name, *(p for p, _ in params)])
+        raise ParseError(f"{kind.kind} {name} takes {len(params)} parameter(s), written {spelled}; got {text!r}")
+    values: dict[str, object] = {}
+    for (pname, ptype), arg in zip(params, args):
+        if ptype is bool:
+            if arg not in ("true", "false"):
+                raise ParseError(f"{name} parameter {pname} must be true or false, got {arg[:30]!r}")
+            values[pname] = arg == "true"
+        else:
+            if not (arg.isascii() and arg.isdigit() and len(arg) <= 30):
+                raise ParseError(f"{name} parameter {pname} must be a whole number, got {arg[:30]!r}")
+            values[pname] = int(arg)
+    try:
+        return cls(**values)  # type: ignore[return-value]
+    except (ValueError, TypeError) as exc:
+        raise InvalidRulesError(f"{kind.kind} {text[:60]!r}: {exc}") from None
+
+
+# Building rules ----------------------------------------------------------------------
+
+
+class Build(RulePart):
+    """How a card builds on a pile: a tableau pile (by whose deck dealt it) or, when loading, an opponent's reserve or waste.
+
+    Write one by subclassing, naming it, and defining :meth:`accepts`; then
+    :func:`register` it and select it by name or value in a
+    :class:`~crapette.RuleSet` (``own_tableau_build``,
+    ``opponent_tableau_build``, ``load_build``). The engine asks the hook once
+    per pair of cards and keeps the answers in tables, so a building rule of
+    your own costs nothing more per move than a built-in one. The hook must
+    not depend on the deck of the card being placed (the two decks' copies of
+    a card build alike). An empty tableau pile takes any card whatever the
+    building rule, and a stack (:class:`~crapette.MoveStack`) goes only onto a
+    pile built by :attr:`DOWN_ALTERNATING` (RULES.md section 8).
+
+    >>> from crapette import parse_card
+    >>> Build.DOWN_ALTERNATING.accepts(parse_card("3C0"), parse_card("2D1"))
+    True
+    >>> Build.SUIT_UP_OR_DOWN.accepts(parse_card("3C0"), parse_card("4C1"))
+    True
+    """
+
+    kind: ClassVar[str] = "building rule"
+    _hooks: ClassVar[tuple[str, ...]] = ("accepts",)
+    #: How the rule reads in a message: ``"T3 builds <description> for player 0"``.
+    description: ClassVar[str] = ""
+    #: Down in alternating colours (both presets' own tableau; classic's houses).
+    DOWN_ALTERNATING: ClassVar[Build]
+    #: The same suit, one rank up or down (casual's opponent piles; loading).
+    SUIT_UP_OR_DOWN: ClassVar[Build]
+
+    def accepts(self, below: Card, card: Card) -> bool:
+        """True if ``card`` may go onto a pile whose top card is ``below``."""
+        raise NotImplementedError
+
+    @property
+    def described(self) -> str:
+        """:attr:`description`, or the name when there is none."""
+        return self.description or f"by the rule {self.name}"
+
+
+_REGISTRY[Build] = {}
+
+
+@register
+class DownAlternating(Build):
+    """One rank lower and the opposite colour: the 2 of diamonds on the 3 of clubs.
+
+    >>> from crapette import parse_card
+    >>> DownAlternating().accepts(parse_card("3C0"), parse_card("2D0")), Build.DOWN_ALTERNATING
+    (True, DownAlternating())
+    """
+
+    name = "down-alternating"
+    description = "down in alternating colours"
+
+    def accepts(self, below: Card, card: Card) -> bool:
+        return card.rank == below.rank - 1 and card.colour is not below.colour
+
+
+@register
+class SuitUpOrDown(Build):
+    """The same suit, one rank higher or lower: the 4 or the 2 of clubs on the 3 of clubs.
+
+    >>> from crapette import parse_card
+    >>> [SuitUpOrDown().accepts(parse_card("3C0"), parse_card(c)) for c in ("4C1", "2C0", "2H0")]
+    [True, True, False]
+    """
+
+    name = "suit-up-or-down"
+    description = "up or down in suit"
+
+    def accepts(self, below: Card, card: Card) -> bool:
+        return card.suit is below.suit and abs(card.rank - below.rank) == 1
+
+
+Build.DOWN_ALTERNATING = DownAlternating()
+Build.SUIT_UP_OR_DOWN = SuitUpOrDown()
+
+
+# First player ---------------------------------------------------------------------------
+
+
+class FirstPlayer(RulePart):
+    """Who moves first, decided from the deal (RULES.md section 3).
+
+    :meth:`who_starts` sees the dealt state (with player 0 to move) and the
+    game's seed, and returns 0 or 1.
+
+    >>> from crapette import RuleSet
+    >>> RuleSet.classic().first_player
+    LowerReserve()
+    """
+
+    kind: ClassVar[str] = "first-player rule"
+    _hooks: ClassVar[tuple[str, ...]] = ("who_starts",)
+    #: Player 0 starts (casual).
+    PLAYER_0: ClassVar[FirstPlayer]
+    #: Player 1 starts.
+    PLAYER_1: ClassVar[FirstPlayer]
+    #: The lower reserve top starts (classic).
+    LOWER_RESERVE: ClassVar[FirstPlayer]
+
+    def who_starts(self, deal: GameState, seed: int) -> int:
+        """The player (0 or 1) who moves first in ``deal``, the game dealt from ``seed``."""
+        raise NotImplementedError
+
+
+_REGISTRY[FirstPlayer] = {}
+
+
+@register
+class PlayerZero(FirstPlayer):
+    """Player 0 always starts (casual).
+
+    >>> from crapette import RuleSet
+    >>> RuleSet.casual().first_player, str(PlayerZero())
+    (PlayerZero(), 'player-0')
+    """
+
+    name = "player-0"
+
+    def who_starts(self, deal: GameState, seed: int) -> int:
+        return 0
+
+
+@register
+class PlayerOne(FirstPlayer):
+    """Player 1 always starts.
+
+    >>> import attrs
+    >>> from crapette import RuleSet, new_game
+    >>> new_game(attrs.evolve(RuleSet.casual(), first_player="player-1"), seed=4).current_player
+    1
+    """
+
+    name = "player-1"
+
+    def who_starts(self, deal: GameState, seed: int) -> int:
+        return 1
+
+
+def compare_deal(deal: GameState, lower_starts: bool) -> int:
+    """Compare the reserve tops, then the tableau cards in dealing order: the player with the lower (or higher) rank starts; player 0 if all tie."""
+    pairs = [(deal.reserves[0][-1:], deal.reserves[1][-1:])]
+    pairs += [(deal.tableau[i][:1], deal.tableau[4 + i][:1]) for i in range(4)]
+    for a, b in pairs:
+        if a and b and a[0].rank != b[0].rank:
+            return 0 if (a[0].rank < b[0].rank) == lower_starts else 1
+    return 0
+
+
+@register
+class LowerReserve(FirstPlayer):
+    """The lower reserve top card starts; ties go to the tableau cards in dealing order (``T0`` with ``T4``, ...), then player 0 (classic).
+
+    >>> from crapette import new_game
+    >>> state = new_game("classic", seed=1)
+    >>> [str(r[-1]) for r in state.reserves], state.current_player
+    (['3C0', 'JS1'], 0)
+    """
+
+    name = "lower-reserve"
+
+    def who_starts(self, deal: GameState, seed: int) -> int:
+        return compare_deal(deal, lower_starts=True)
+
+
+FirstPlayer.PLAYER_0 = PlayerZero()
+FirstPlayer.PLAYER_1 = PlayerOne()
+FirstPlayer.LOWER_RESERVE = LowerReserve()
+
+
+# Scoring -------------------------------------------------------------------------------
+
+
+def _weight(name: str, low: int = 0) -> Any:
+    def check(_inst: object, _attr: object, value: object) -> None:
+        problem = check_number(name, value, low)
+        if problem:
+            raise InvalidRulesError(problem)
+
+    return check
+
+
+@attrs.frozen
+class Scoring(RulePart):
+    """How a game is scored and when a match is won (RULES.md section 11); the weighted scoring of the classic game.
+
+    The winner by emptying scores ``win_bonus`` plus the loser's cards left,
+    weighted: ``reserve_weight`` per reserve card, ``hand_weight`` per hand card
+    and ``waste_weight`` per waste card. A game that ends without such a winner
+    is settled by penalties (each side's cards left, weighted the same way): the
+    lower penalty scores the difference, without the bonus. The first player to
+    reach ``match_target`` points wins the match.
+
+    A scoring of your own subclasses this class, gives itself a ``name``,
+    overrides :meth:`penalty` (and :meth:`points_for_win` if the bonus is not
+    simply added), and is registered with :func:`register`. Its text is its
+    name and its five numbers: ``weighted:30:2:1:1:150``.
+
+    >>> Scoring().points_for_win(reserve=5, hand=10, waste=3)
+    53
+
+    :raises InvalidRulesError: if a weight is negative or the target not positive.
+    """
+
+    name: ClassVar[str] = "weighted"
+    kind: ClassVar[str] = "scoring"
+    _hooks: ClassVar[tuple[str, ...]] = ()
+
+    win_bonus: int = attrs.field(default=30, validator=_weight("win_bonus"))
+    reserve_weight: int = attrs.field(default=2, validator=_weight("reserve_weight"))
+    hand_weight: int = attrs.field(default=1, validator=_weight("hand_weight"))
+    waste_weight: int = attrs.field(default=1, validator=_weight("waste_weight"))
+    match_target: int = attrs.field(default=150, validator=_weight("match_target", 1))
+
+    def penalty(self, *, reserve: int, hand: int, waste: int) -> int:
+        """The weighted count of cards a player has left.
+
+        >>> Scoring().penalty(reserve=2, hand=3, waste=4)
+        11
+        """
+        return self.reserve_weight * reserve + self.hand_weight * hand + self.waste_weight * waste
+
+    def points_for_win(self, *, reserve: int, hand: int, waste: int) -> int:
+        """What a winner by emptying scores, given the loser's cards left: the bonus plus the loser's penalty."""
+        return self.win_bonus + self.penalty(reserve=reserve, hand=hand, waste=waste)
+
+    @classmethod
+    def strategy(cls) -> SearchStrategy[Scoring]:
+        from hypothesis import strategies as st
+
+        weights = st.integers(min_value=0, max_value=5)
+        return st.builds(
+            cls,
+            win_bonus=st.integers(min_value=0, max_value=100),
+            reserve_weight=weights,
+            hand_weight=weights,
+            waste_weight=weights,
+            match_target=st.integers(min_value=1, max_value=500),
+        )
+
+
+_REGISTRY[Scoring] = {}
+register(Scoring)
+
+
+# Endings --------------------------------------------------------------------------------
+
+
+class Ending(RulePart):
+    """A condition that ends the game without a winner by emptying (RULES.md section 9, ruling R9).
+
+    An ending may keep one whole number in the state, its *count* (see
+    :attr:`GameState.counters <crapette.GameState.counters>`): :meth:`start`
+    gives it at the deal, :meth:`update` after every move, and :meth:`ends`
+    says from the count and the state after a move whether the game ends
+    there. A game it ends is settled as :attr:`reason` says (by penalties with
+    scoring, else a draw). The hooks must be pure functions of their arguments.
+
+    The built-in endings are selected by options of
+    :class:`~crapette.RuleSet`: :class:`Stalemate` by ``stalemate``,
+    :class:`Blocked` (R6) always, :class:`MoveLimit` by ``move_limit``. Endings
+    of your own go in the ``endings`` option. When one move meets several
+    endings, the first in :attr:`RuleSet.ending_rules
+    <crapette.RuleSet.ending_rules>` decides (ruling R9).
+
+    >>> from crapette import new_game, parse_rules
+    >>> rules = parse_rules("classic(endings=no-progress:3)")
+    >>> rules.endings, new_game(rules, seed=2).counters
+    ((NoProgress(turns=3),), (0,))
+    """
+
+    kind: ClassVar[str] = "ending"
+    _hooks: ClassVar[tuple[str, ...]] = ("ends",)
+    #: How a game this ending ends is recorded: STALEMATE, BLOCKED or MOVE_LIMIT.
+    reason: ClassVar[EndReason] = EndReason.STALEMATE
+
+    def start(self, deal: GameState) -> int:
+        """The count at the deal (0 unless overridden)."""
+        return 0
+
+    def update(self, count: int, before: GameState, move: Move, after: GameState) -> int:
+        """The count after ``move`` took ``before`` to ``after`` (unchanged unless overridden).
+
+        ``after`` has the old counts and no outcome yet.
+        """
+        return count
+
+    def ends(self, count: int, state: GameState) -> bool:
+        """True if the game ends in ``state``, this ending's count being ``count``."""
+        raise NotImplementedError
+
+
+_REGISTRY[Ending] = {}
+
+
+@register
+class Stalemate(Ending):
+    """Both players are marked exhausted (the classic stalemate rule, RULES.md section 9 and R8).
+
+    The engine keeps the marks in :attr:`GameState.exhausted
+    <crapette.GameState.exhausted>` and :attr:`~crapette.GameState.played`;
+    selected by ``RuleSet(stalemate=True)``.
+
+    >>> from crapette import RuleSet
+    >>> RuleSet.classic().stalemate, Stalemate() in RuleSet.classic().ending_rules
+    (True, True)
+    """
+
+    name = "stalemate"
+    reason = EndReason.STALEMATE
+
+    def ends(self, count: int, state: GameState) -> bool:
+        return state.exhausted[0] and state.exhausted[1]
+
+
+@register
+class Blocked(Ending):
+    """Two passes in a row (ruling R6): always in force.
+
+    >>> from crapette import RuleSet
+    >>> all(Blocked() in rules.ending_rules for rules in (RuleSet.casual(), RuleSet.classic()))
+    True
+    """
+
+    name = "blocked"
+    reason = EndReason.BLOCKED
+
+    def ends(self, count: int, state: GameState) -> bool:
+        return state.passes >= 2
+
+
+@register
+@attrs.frozen
+class MoveLimit(Ending):
+    """The game ends after ``moves`` moves in all (casual: 1000); selected by ``RuleSet(move_limit=...)``.
+
+    >>> from crapette import RuleSet
+    >>> RuleSet.casual().ending_rules[-1], str(MoveLimit(500))
+    (MoveLimit(moves=1000), 'move-limit:500')
+    """
+
+    name = "move-limit"
+    reason = EndReason.MOVE_LIMIT
+    moves: int = attrs.field(validator=_weight("move_limit", 1))
+
+    def ends(self, count: int, state: GameState) -> bool:
+        return state.move_count >= self.moves
+
+
+#: The built-in endings, which the options of a RuleSet select (not its ``endings`` tuple).
+BUILT_IN_ENDINGS = (Stalemate, Blocked, MoveLimit)
