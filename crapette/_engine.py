@@ -19,7 +19,7 @@ from ._cards import ALL_CARDS, Card, check_seed, parse_card, shuffled_deck
 from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError
 from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._outcome import check_number
-from ._parts import Build, DownAlternating
+from ._parts import Build, DownAlternating, accepted_masks
 from ._rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
 from ._state import (
     ALL_PILES,
@@ -54,30 +54,6 @@ _COLOUR_GROUPS = tuple(
 
 
 @functools.lru_cache(maxsize=64)
-def _accepted(build: Build) -> tuple[int, ...]:
-    """For each card (by index) on top of a pile, the bit mask (by card index) of the cards ``build`` lets go onto it.
-
-    :raises InvalidRulesError: if the rule treats the two decks' copies of a card differently.
-    """
-    masks = []
-    accepts = build.accepts
-    for below in ALL_CARDS:
-        mask = 0
-        for card in ALL_CARDS:
-            if accepts(below, card):
-                mask |= 1 << card.index
-        low, high = mask & ((1 << 52) - 1), mask >> 52
-        if low != high:
-            card = ALL_CARDS[(low ^ high).bit_length() - 1]
-            raise InvalidRulesError(
-                f"the building rule {build} treats {card} and {ALL_CARDS[card.index + 52]} differently "
-                f"on {below}: a building rule must not depend on the deck of the card placed"
-            )
-        masks.append(mask)
-    return tuple(masks)
-
-
-@functools.lru_cache(maxsize=64)
 def _build_table(build: Build) -> tuple[tuple[int, ...], ...]:
     """For each card (by index) on top of a pile, the keys of the cards that ``build`` lets go onto it.
 
@@ -87,7 +63,7 @@ def _build_table(build: Build) -> tuple[tuple[int, ...], ...]:
     two dictionary gets whatever the building rule.
     """
     table = []
-    for mask in _accepted(build):
+    for mask in accepted_masks(build):
         keys: list[int] = []
         for colour_key, cards in _COLOUR_GROUPS:
             inside = [c for c in cards if mask >> c.index & 1]
@@ -103,7 +79,7 @@ def _build_table(build: Build) -> tuple[tuple[int, ...], ...]:
 def _load_keys(build: Build) -> tuple[frozenset[int], ...]:
     """For each card (by index) on top of a reserve or waste, the suit-and-rank keys of the cards ``build`` lets be loaded onto it."""
     return tuple(
-        frozenset(c._suit_rank for c in ALL_CARDS[:52] if mask >> c.index & 1) for mask in _accepted(build)
+        frozenset(c._suit_rank for c in ALL_CARDS[:52] if mask >> c.index & 1) for mask in accepted_masks(build)
     )
 
 

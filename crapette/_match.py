@@ -6,7 +6,7 @@ from typing import Any
 
 import attrs
 
-from ._rules import RuleSet, Scoring
+from ._rules import RuleSet, Scoring, to_rules
 from ._state import Outcome
 
 __all__ = ["Match"]
@@ -54,17 +54,16 @@ class Match:
             totals[1] += outcome.scores[1]
 
     @classmethod
-    def for_rules(cls, rules: RuleSet) -> Match:
-        """An empty match under the scoring of ``rules``.
+    def for_rules(cls, rules: RuleSet | str) -> Match:
+        """An empty match under the scoring of ``rules`` (a :class:`~crapette.RuleSet` or a rules text).
 
-        >>> Match.for_rules(RuleSet.classic()).scoring.match_target
+        >>> Match.for_rules("classic").scoring.match_target
         150
 
         :raises ValueError: if the rules have no scoring (casual games are not scored).
-        :raises TypeError: if ``rules`` is not a :class:`~crapette.RuleSet`.
+        :raises TypeError: if ``rules`` is neither a :class:`~crapette.RuleSet` nor a str.
         """
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"Match.for_rules() expects a RuleSet, got {type(rules).__name__}")
+        rules = to_rules(rules, "Match.for_rules()")
         if rules.scoring is None:
             raise ValueError("these rules have no scoring, so there is no match to play")
         return cls(rules.scoring)

@@ -16,6 +16,7 @@ name, so that rules texts, positions and records can name it.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import attrs
 
-from ._cards import Card
+from ._cards import ALL_CARDS, Card
 from ._errors import InvalidRulesError
 from ._outcome import EndReason, check_number
 
@@ -325,6 +326,42 @@ class Build(RulePart):
 
 
 _REGISTRY[Build] = {}
+
+
+@functools.lru_cache(maxsize=64)
+def accepted_masks(build: Build) -> tuple[int, ...]:
+    """For each card (by index) on top of a pile, the bit mask (by card index) of the cards ``build`` lets go onto it.
+
+    The engine compiles its tables from these masks, and a rule set checks its
+    building rules through them when it is made.
+
+    :raises InvalidRulesError: if the rule treats the two decks' copies of a
+        card differently, or its hook raises or does not answer True or False.
+    """
+    masks = []
+    accepts = build.accepts
+    for below in ALL_CARDS:
+        mask = 0
+        for card in ALL_CARDS:
+            try:
+                answer = accepts(below, card)
+            except Exception as exc:
+                raise InvalidRulesError(f"the building rule {build} raised {exc!r} on {card} over {below}") from exc
+            if answer is True:
+                mask |= 1 << card.index
+            elif answer is not False:
+                raise InvalidRulesError(
+                    f"the building rule {build} answered {answer!r} on {card} over {below}, not True or False"
+                )
+        low, high = mask & ((1 << 52) - 1), mask >> 52
+        if low != high:
+            card = ALL_CARDS[(low ^ high).bit_length() - 1]
+            raise InvalidRulesError(
+                f"the building rule {build} treats {card} and {ALL_CARDS[card.index + 52]} differently "
+                f"on {below}: a building rule must not depend on the deck of the card placed"
+            )
+        masks.append(mask)
+    return tuple(masks)
 
 
 @register

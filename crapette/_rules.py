@@ -20,6 +20,7 @@ from ._parts import (
     MoveLimit,
     Scoring,
     Stalemate,
+    accepted_masks,
 )
 
 __all__ = [
@@ -184,6 +185,8 @@ class RuleSet:
     PRESET_NAMES: ClassVar[tuple[str, ...]] = ("casual", "classic")
 
     def __attrs_post_init__(self) -> None:
+        for build in {self.own_tableau_build, self.opponent_tableau_build, self.load_build}:
+            accepted_masks(build)  # a rule that cannot be compiled is refused here, not in play
         if self.stack_moves and not (
             isinstance(self.own_tableau_build, DownAlternating)
             or isinstance(self.opponent_tableau_build, DownAlternating)

@@ -41,6 +41,7 @@ from crapette import (
     TableauSources,
     WastePlay,
     apply_move,
+    explain_illegal,
     legal_moves,
     new_game,
     parse_position,
@@ -488,3 +489,20 @@ def test_legal_moves_and_their_results_match_the_reference_on_random_positions(r
             if move not in legal_moves(state):
                 with pytest.raises(IllegalMoveError):
                     apply_move(state, move)
+
+
+@settings(max_examples=examples(1 / 2))
+@given(rules=any_rules, seed=seeds, choice_seed=st.integers(0, 2**32))
+def test_explain_illegal_agrees_with_legal_moves_under_any_rules(rules: RuleSet, seed: int, choice_seed: int) -> None:
+    # explain_illegal reads the rule parts' hooks; legal_moves the tables compiled
+    # from them. For every move that exists, one finds nothing wrong exactly when
+    # the other lists it.
+    rng = random.Random(choice_seed)
+    state = new_game(rules, seed)
+    for _ in range(rng.randrange(0, 150)):
+        if state.is_over:
+            break
+        state = apply_move(state, rng.choice(legal_moves(state)))
+    legal = set(legal_moves(state))
+    for move in ALL_MOVES:
+        assert (explain_illegal(state, move) == "") == (move in legal), move

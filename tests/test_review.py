@@ -124,7 +124,7 @@ def test_an_outcome_reads_its_reason_from_the_documented_string() -> None:
 
 def test_match_for_rules_refuses_what_is_not_a_rule_set() -> None:
     with pytest.raises(TypeError, match="RuleSet"):
-        Match.for_rules("classic")  # type: ignore[arg-type]
+        Match.for_rules(150)  # type: ignore[arg-type]
 
 
 def test_validate_refuses_what_is_not_a_state() -> None:
@@ -200,3 +200,78 @@ def test_a_record_error_survives_pickling() -> None:
         info.value.reason,
         str(info.value),
     )
+
+
+# ----------------------------------------------------------------------------
+# The engine's caches: one private slot, never shared
+
+
+def test_the_engines_caches_are_not_fields_and_not_shared_between_states() -> None:
+    import attrs
+
+    state = new_game("classic", seed=2)
+    legal_moves(state)
+    assert set(attrs.asdict(state, recurse=False)) == {
+        "rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played", "counters",
+    }
+    after = apply_move(state, legal_moves(state)[0])
+    before = list(state._engine)
+    legal_moves(after)
+    hash(after)
+    assert after._engine is not state._engine
+    assert state._engine == before  # filling the next state's caches changed nothing of this one
+    assert all(type(value) is not list for value in after._engine)
+
+
+def test_public_names_live_in_the_package_namespace() -> None:
+    for name in ("Card", "GameState", "RuleSet", "IllegalMoveError", "ParseError", "RecordError", "new_game"):
+        assert getattr(crapette, name).__module__ == "crapette"
+    with pytest.raises(crapette.IllegalMoveError) as info:
+        apply_move(new_game("casual", seed=1), crapette.parse_move("end"))
+    assert type(info.value).__module__ == "crapette"
+    assert "crapette.IllegalMoveError" in repr(type(info.value))
+    from crapette._errors import RecordError
+
+    assert RecordError is crapette.RecordError
+
+
+def test_every_value_with_a_text_form_writes_it_with_str_and_reads_it_with_one_parser() -> None:
+    state = new_game("classic(move_limit=300)", seed=4)
+    record = crapette.GameRecord(state.rules, seed=4, moves=legal_moves(state)[:1])
+    card, pile, move = state.piles[16][-1], Pile.reserve(0), legal_moves(state)[0]
+    for value, parse in (
+        (card, crapette.parse_card),
+        (pile, crapette.parse_pile),
+        (move, crapette.parse_move),
+        (state.rules, crapette.parse_rules),
+        (state, crapette.parse_position),
+        (record, crapette.parse_record),
+    ):
+        assert parse(str(value)) == value
+
+
+def test_every_entry_point_reads_a_rules_text() -> None:
+    text = "classic(move_limit=120)"
+    rules = crapette.parse_rules(text)
+    assert new_game(text, seed=1).rules == rules
+    assert crapette.GameRecord(text, seed=1).rules == rules
+    assert crapette.Game(text, seed=1).state.rules == rules
+    assert crapette.GameState.from_piles(text, reserves=["5C0", "5D1"], rest="hand").rules == rules
+    assert crapette.Match.for_rules(text).scoring == rules.scoring
+
+
+def test_the_old_text_spellings_still_work_and_say_they_are_deprecated() -> None:
+    state = new_game("casual", seed=1)
+    record = crapette.GameRecord("casual", seed=1)
+    with pytest.deprecated_call():
+        assert state.to_position() == str(state)
+    with pytest.deprecated_call():
+        assert GameState.from_position(str(state)) == state
+    with pytest.deprecated_call():
+        assert crapette.rules_to_text(state.rules) == "casual"
+    with pytest.deprecated_call():
+        assert crapette.rules_from_text("casual") == state.rules
+    with pytest.deprecated_call():
+        assert record.to_text() == str(record)
+    with pytest.deprecated_call():
+        assert crapette.GameRecord.from_text(str(record)) == record

@@ -39,10 +39,10 @@ def _with_piles(state: GameState, change: Callable[[list[tuple[Any, ...]]], None
     change(piles)
     broken = object.__new__(GameState)
     for field in attrs.fields(GameState):
-        # Caches (legal moves, hash, pile indexes) start empty; the outcome is kept.
-        cached = field.name.startswith("_") and field.name != "_outcome"
-        object.__setattr__(broken, field.name, None if cached else getattr(state, field.name))
+        object.__setattr__(broken, field.name, getattr(state, field.name))
     object.__setattr__(broken, "piles", tuple(piles))
+    # The engine's list starts empty (legal moves, hash, pile indexes) but keeps the outcome.
+    object.__setattr__(broken, "_engine", [state.outcome, None, None, None, None, None])
     return broken
 
 
