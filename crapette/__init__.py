@@ -148,11 +148,15 @@ __all__ = [
 
 def _public_home() -> None:
     # Shown as crapette.Card, not crapette._cards.Card, in help(), reprs of
-    # classes and tracebacks; pickles find them here too.
+    # classes and tracebacks; pickles find them here too. The module that
+    # defines each is kept as __source_module__ (the docs' build reads the
+    # attribute comments from there).
     for name in __all__:
         obj = globals()[name]
-        if isinstance(obj, type) or callable(obj) and getattr(obj, "__module__", "").startswith("crapette._"):
+        module = getattr(obj, "__module__", "")
+        if (isinstance(obj, type) or callable(obj)) and module.startswith("crapette._"):
             try:
+                obj.__source_module__ = module
                 obj.__module__ = __name__
             except (AttributeError, TypeError):
                 pass

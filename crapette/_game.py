@@ -244,7 +244,7 @@ class Game:
 
         Each keyword, when given, replaces the game's attribute of that name.
         The result is, in this order: the ``result`` argument, the
-        :attr:`result` attribute, or the result of the current outcome
+        :attr:`~crapette.Game.result` attribute, or the result of the current outcome
         (``'1-0'``, ``'0-1'``, ``'1/2-1/2'``; None while the game goes on).
 
         >>> game = Game("casual", seed=1)

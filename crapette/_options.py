@@ -263,7 +263,12 @@ class Part(Kind[P]):
         return self.convert(name, parse_part(self.base, text))
 
     def classes(self) -> list[type[RulePart]]:
-        return [c for c in registered(self.base).values() if not issubclass(c, self.exclude)]
+        """The registered classes that strategies draw from: crapette's own (built-in and :mod:`crapette.variants`)."""
+        return [
+            c
+            for c in registered(self.base).values()
+            if not issubclass(c, self.exclude) and c.__module__.split(".")[0] == "crapette"
+        ]
 
     def strategy(self) -> SearchStrategy[P]:
         from hypothesis import strategies as st

@@ -112,7 +112,7 @@ class Outcome:
     False
 
     :raises ValueError: if the winner is not 0, 1 or None, the reason not an
-        :class:`EndReason`, or the scores not None or two ints from 0 to :data:`MAX_NUMBER`.
+        :class:`EndReason`, or the scores not None or two ints from 0 to :data:`~crapette.MAX_NUMBER`.
     """
 
     winner: int | None = attrs.field(validator=_check_winner)

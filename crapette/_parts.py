@@ -168,16 +168,18 @@ def register(cls: type[_P]) -> type[_P]:
     rules text, position or record naming it must import that module first.
 
     >>> import attrs
-    >>> from crapette import Build, Card, register
+    >>> from crapette import Build, Card, RuleSet, register
     >>> @register
-    ... class DownInSuit(Build):
-    ...     '''One rank lower, the same suit.'''
-    ...     name = "down-in-suit"
-    ...     description = "down in suit"
+    ... class DownAnySuit(Build):
+    ...     '''One rank lower, whatever the suit.'''
+    ...     name = "down-any-suit"
+    ...     description = "down, any suit"
     ...     def accepts(self, below: Card, card: Card) -> bool:
-    ...         return card.suit is below.suit and card.rank == below.rank - 1
-    >>> registered(Build)["down-in-suit"] is DownInSuit
+    ...         return card.rank == below.rank - 1
+    >>> registered(Build)["down-any-suit"] is DownAnySuit
     True
+    >>> attrs.evolve(RuleSet.casual(), own_tableau_build="down-any-suit").own_tableau_build
+    DownAnySuit()
 
     :raises InvalidRulesError: if the class is not a rule part, lacks a hook,
         has a malformed name or one another class holds, or a parameter that is
@@ -518,7 +520,7 @@ class Scoring(RulePart):
 
     A scoring of your own subclasses this class, gives itself a ``name``,
     overrides :meth:`penalty` (and :meth:`points_for_win` if the bonus is not
-    simply added), and is registered with :func:`register`. Its text is its
+    simply added), and is registered with :func:`~crapette.register`. Its text is its
     name and its five numbers: ``weighted:30:2:1:1:150``.
 
     >>> Scoring().points_for_win(reserve=5, hand=10, waste=3)

@@ -441,7 +441,7 @@ class GameRecord:
     # Text ---------------------------------------------------------------------
 
     def __str__(self) -> str:
-        """The record as readable text: headers, then the moves turn by turn; :func:`parse_record` reads it back.
+        """The record as readable text: headers, then the moves turn by turn; :func:`~crapette.parse_record` reads it back.
 
         Headers are ``[Name "value"]`` lines (``\\`` and ``"`` escaped with a
         backslash): ``Rules``, then ``Seed`` or ``Position``, then ``Player0``
@@ -470,17 +470,17 @@ class GameRecord:
         """The text form: the same as ``str(record)``.
 
         .. deprecated:: 0.2.0
-           Write ``str(record)``; :func:`parse_record` reads it.
+           Write ``str(record)``; :func:`~crapette.parse_record` reads it.
         """
         _deprecated("GameRecord.to_text()", "str(record)")
         return str(self)
 
     @classmethod
     def from_text(cls, text: str) -> GameRecord:
-        """Read the text form: the same as :func:`parse_record`.
+        """Read the text form: the same as :func:`~crapette.parse_record`.
 
         .. deprecated:: 0.2.0
-           Use :func:`parse_record`.
+           Use :func:`~crapette.parse_record`.
         """
         _deprecated("GameRecord.from_text()", "parse_record(text)")
         return parse_record(text)

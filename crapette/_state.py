@@ -485,7 +485,7 @@ class GameState(_EngineSlot):
 
     @property
     def outcome(self) -> Outcome | None:
-        """How the game ended, or None while it goes on (see :func:`game_end`)."""
+        """How the game ended, or None while it goes on (ruling R9)."""
         return self._engine[OUTCOME]  # type: ignore[no-any-return]
 
     @property

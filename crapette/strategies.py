@@ -103,10 +103,11 @@ def rulesets() -> SearchStrategy[RuleSet]:
     Each option is drawn by the strategy its declaration gives
     (:meth:`Option.strategy <crapette.Option.strategy>`): ``reserve_size``
     from 1 to 48, ``move_limit`` None or 1 to 2000, every enum option any of
-    its values, every rule part any registered part of its kind (parts of your
-    own included, once registered), ``scoring`` None or a scoring with small
-    numbers, ``endings`` up to two endings of the registered ones beyond the
-    built-ins. The few combinations that :class:`~crapette.RuleSet` refuses
+    its values, every rule part any of crapette's own parts of its kind (the
+    built-in ones and those of :mod:`crapette.variants`), ``scoring`` None or a
+    scoring with small numbers, ``endings`` up to two of crapette's endings
+    beyond the built-in ones. To test rules with parts of your own, draw them
+    yourself (``st.just(my_rules)``) or use :func:`crapette.testing.check_ruleset`. The few combinations that :class:`~crapette.RuleSet` refuses
     (stack moves with no tableau that builds down in alternating colours) are
     filtered out. Shrinks towards small reserves and the first value of each
     option.

@@ -27,7 +27,7 @@ from xml.sax.saxutils import escape, quoteattr
 from ._cards import Card, Colour
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._rules import TableauSources
-from ._state import ALL_PILES, GameState, Pile, PileKind
+from ._state import ALL_PILES, R0, GameState, Pile, PileKind
 
 __all__ = ["render", "render_html"]
 
@@ -276,7 +276,7 @@ def _render(state: GameState, perspective: int, moves: tuple[Move, ...], width: 
     _draw_header(svg, state, rules_name)
     for player in (0, 1):
         _draw_player(svg, layout, state, player)
-    for pile in ALL_PILES[:16]:
+    for pile in ALL_PILES[:R0]:  # the foundations and the tableau
         _draw_shared_pile(svg, layout, state, pile)
     arrows = _draw_highlights(svg, layout, state, moves) if moves else []
     # Counts go over the highlight outlines, arrows over everything.

@@ -23,6 +23,13 @@ sys.path.insert(0, str(ROOT))
 
 import crapette  # noqa: E402
 
+# The public names say they live in ``crapette``; autodoc reads the comments that
+# document attributes from the source of the module that defines them.
+for _name in crapette.__all__:
+    _obj = getattr(crapette, _name)
+    if hasattr(_obj, "__source_module__"):
+        _obj.__module__ = _obj.__source_module__
+
 project = "crapette"
 author = "The crapette developers"
 copyright = "the crapette developers"
@@ -60,10 +67,12 @@ _EXTERNAL = (
     r"concurrent\.futures|multiprocessing|os|io|json|pathlib|datetime|argparse|re|"
     r"functools|itertools|operator|dataclasses|numbers|types|warnings|xml)(\..*)?",
     r"(attrs?|hypothesis|dask|distributed|ray|tqdm|rich|IPython|numpy|pytest)(\..*)?",
+    # Type variables and the option kinds, which are internal.
+    r"crapette\._(parts|options)\.(_P|P|E|T|Kind)",
     # Bare names that annotations leave unqualified.
     r"(Any|Callable|Iterable|Iterator|Sequence|Mapping|MutableMapping|Generator|Optional|"
     r"Union|Literal|Protocol|TypeVar|Self|ClassVar|Final|Executor|Future|Random|Path|"
-    r"SearchStrategy|DrawFn|DataObject|Enum|IntEnum|StrEnum|TextIO|IO|ModuleType|T|_E|"
+    r"SearchStrategy|DrawFn|DataObject|Enum|IntEnum|StrEnum|TextIO|IO|ModuleType|T|_E|_P|P|E|"
     r"Attribute|Counter|Awaitable|Coroutine|AbstractSet|Hashable|Sized|Container|Collection|"
     r"Reversible|SupportsIndex|Pattern|Match)",
 )
@@ -90,7 +99,9 @@ toc_object_entries_show_parents = "hide"
 # all share one namespace, so plain ``>>>`` blocks are not run a second time.
 doctest_test_doctest_blocks = ""
 # Examples that need an optional dependency are skipped when it is missing.
-doctest_global_setup = """
+doctest_global_setup = f"""
+import sys
+sys.path.insert(0, {str(ROOT / "examples")!r})
 import importlib.util
 simulation_missing = importlib.util.find_spec("crapette.simulation") is None
 dask_missing = importlib.util.find_spec("distributed") is None
@@ -124,7 +135,7 @@ def _check_every_public_name_documented(app: Any, env: Any) -> None:
 
     objects = env.get_domain("py").objects
     missing = [name for name in crapette.__all__ if f"crapette.{name}" not in objects]
-    for module in ("bots", "simulation", "svg", "strategies", "testing"):
+    for module in ("bots", "simulation", "svg", "strategies", "testing", "variants"):
         try:
             mod = importlib.import_module(f"crapette.{module}")
         except ImportError:
@@ -140,6 +151,50 @@ def _check_every_public_name_documented(app: Any, env: Any) -> None:
         )
 
 
+def _options_table() -> str:
+    """The table of every RuleSet option, made from the options' declarations (RuleSet.options())."""
+    from crapette import RuleSet
+
+    casual, classic = RuleSet.casual(), RuleSet.classic()
+    lines = [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 22 20 16 16 40",
+        "",
+        "   * - option",
+        "     - type",
+        "     - casual",
+        "     - classic",
+        "     - what it sets",
+    ]
+    for opt in RuleSet.options():
+        lines += [
+            f"   * - :attr:`~crapette.RuleSet.{opt.name}`",
+            f"     - {opt.type_text}",
+            f"     - ``{opt.to_text(getattr(casual, opt.name))}``",
+            f"     - ``{opt.to_text(getattr(classic, opt.name))}``",
+            f"     - {opt.doc}",
+        ]
+    return "\n".join(lines)
+
+
+def _options_directive() -> Any:
+    from docutils import nodes
+    from docutils.statemachine import StringList
+    from sphinx.util.docutils import SphinxDirective
+
+    class OptionsTable(SphinxDirective):
+        """``.. crapette-options::`` -- the table of RuleSet's options, from their declarations."""
+
+        def run(self) -> list[Any]:
+            container = nodes.container()
+            self.state.nested_parse(StringList(_options_table().splitlines(), "RuleSet.options()"), 0, container)
+            return list(container.children)
+
+    return OptionsTable
+
+
 def setup(app: Any) -> None:
     app.connect("missing-reference", _resolve_private)
     app.connect("env-check-consistency", _check_every_public_name_documented)
+    app.add_directive("crapette-options", _options_directive())

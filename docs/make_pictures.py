@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from crapette import GameState, new_game, parse_move
+from crapette import GameState, parse_position, new_game, parse_move
 from crapette.svg import render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,7 +42,7 @@ class Picture(NamedTuple):
 
 
 def _pos(text: str) -> GameState:
-    return GameState.from_position(text)
+    return parse_position(text)
 
 
 #: Classic, move 60: loaded cards on R1, a stack on T5, an empty pile that must be filled.

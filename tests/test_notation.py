@@ -252,6 +252,8 @@ def test_enum_reprs_evaluate_back() -> None:
 def test_rule_part_reprs_evaluate_back() -> None:
     for kind in (Build, FirstPlayer, Scoring, Ending):
         for cls in registered(kind).values():
+            if not cls.__module__.startswith("crapette"):
+                continue  # parts registered by other tests
             if cls is MoveLimit:
                 part: object = MoveLimit(500)
             else:

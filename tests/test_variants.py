@@ -14,10 +14,13 @@ import sys
 import textwrap
 from pathlib import Path
 from types import ModuleType
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import attrs
 import pytest
+
+import crapette._parts
 
 from conftest import make_state, moves_text, play, run
 from crapette import (
@@ -92,6 +95,16 @@ def _import_user_module(tmp_path: Path, name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _registry_restored() -> Iterator[None]:
+    # The parts these tests register are forgotten when the module is done.
+    saved = {kind: dict(table) for kind, table in crapette._parts._REGISTRY.items()}
+    yield
+    for kind, table in crapette._parts._REGISTRY.items():
+        table.clear()
+        table.update(saved[kind])
 
 
 @pytest.fixture(scope="module")
@@ -412,20 +425,19 @@ def test_new_game_deals_a_chosen_card_order() -> None:
 # Endings of one's own -----------------------------------------------------------------------
 
 
-@register
-@attrs.frozen
-class _FirstFoundationFull(Ending):
-    """The game ends as soon as any foundation holds a King (a test ending with no count)."""
-
-    name: ClassVar[str] = "test-king-home"
-    reason: ClassVar[EndReason] = EndReason.MOVE_LIMIT
-
-    def ends(self, count: int, state: GameState) -> bool:
-        return any(len(f) == 13 for f in state.foundations)
-
-
 def test_an_ending_of_ones_own_ends_the_game_with_its_reason() -> None:
-    rules = attrs.evolve(CASUAL, endings=[_FirstFoundationFull()])
+    @register
+    @attrs.frozen
+    class KingHome(Ending):
+        """The game ends as soon as any foundation holds a King (an ending with no count)."""
+
+        name: ClassVar[str] = "test-king-home"
+        reason: ClassVar[EndReason] = EndReason.MOVE_LIMIT
+
+        def ends(self, count: int, state: GameState) -> bool:
+            return any(len(f) == 13 for f in state.foundations)
+
+    rules = attrs.evolve(CASUAL, endings=[KingHome()])
     state = make_state(rules, foundations={0: "AH0 2H0 3H0 4H0 5H0 6H0 7H0 8H0 9H0 TH0 JH0 QH0"}, reserves={0: "KH0", 1: "5D1"}, rest="H")
     over = play(state, "R0-F0")
     assert over.outcome == Outcome(None, EndReason.MOVE_LIMIT, None)
