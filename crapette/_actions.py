@@ -25,6 +25,7 @@ from __future__ import annotations
 import operator
 from typing import SupportsIndex
 
+from ._errors import brief
 from ._engine import legal_moves
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move
 from ._state import GameState
@@ -63,7 +64,7 @@ def move_to_action(move: Move) -> int:
     """
     index = _INDEX.get(move) if isinstance(move, Move) else None
     if index is None:
-        raise TypeError(f"move_to_action() expects a Move, got {type(move).__name__} {move!r}")
+        raise TypeError(f"move_to_action() expects a Move, got {type(move).__name__} {brief(move)}")
     return index
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from ._errors import ParseError
+from ._errors import ParseError, brief
 
 __all__ = ["Card", "Colour", "Rank", "Suit", "ALL_CARDS", "parse_card", "shuffled_deck"]
 
@@ -102,7 +102,7 @@ def _to_rank(value: object) -> Rank:
         return value
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 13:
         return Rank(value)
-    raise ValueError(f"rank must be a Rank or an int from 1 (Ace) to 13 (King), got {value!r}")
+    raise ValueError(f"rank must be a Rank or an int from 1 (Ace) to 13 (King), got {brief(value)}")
 
 
 def _to_suit(value: object) -> Suit:
@@ -112,13 +112,13 @@ def _to_suit(value: object) -> Suit:
         for suit in _SUITS:
             if value.upper() == suit.value or value == suit.symbol or value.upper() == suit.name:
                 return suit
-    raise ValueError(f"suit must be a Suit or one of 'C', 'D', 'H', 'S', got {value!r}")
+    raise ValueError(f"suit must be a Suit or one of 'C', 'D', 'H', 'S', got {brief(value)}")
 
 
 def _to_deck(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
         return int(value)
-    raise ValueError(f"deck must be 0 or 1 (the player whose deck the card comes from), got {value!r}")
+    raise ValueError(f"deck must be 0 or 1 (the player whose deck the card comes from), got {brief(value)}")
 
 
 @attrs.frozen(init=False, eq=False, repr=False)
@@ -226,17 +226,17 @@ def parse_card(text: str) -> Card:
         raise ParseError(f"invalid card: text too long ({len(text)} characters)")
     raw = text.strip().upper()
     if len(raw) < 3:
-        raise ParseError(f"invalid card {text!r}: expected <rank><suit><deck>, e.g. 'QS1'")
+        raise ParseError(f"invalid card {brief(text)}: expected <rank><suit><deck>, e.g. 'QS1'")
     rank = _RANK_TEXT.get(raw[:-2])
     if rank is None:
         raise ParseError(
-            f"invalid card {text!r}: unknown rank {raw[:-2]!r} (expected A, 2-9, T or 10, J, Q, K)"
+            f"invalid card {brief(text)}: unknown rank {raw[:-2]!r} (expected A, 2-9, T or 10, J, Q, K)"
         )
     suit = _SUIT_TEXT.get(raw[-2])
     if suit is None:
-        raise ParseError(f"invalid card {text!r}: unknown suit {raw[-2]!r} (expected C, D, H or S)")
+        raise ParseError(f"invalid card {brief(text)}: unknown suit {raw[-2]!r} (expected C, D, H or S)")
     if raw[-1] not in "01":
-        raise ParseError(f"invalid card {text!r}: the deck must be 0 or 1, got {raw[-1]!r}")
+        raise ParseError(f"invalid card {brief(text)}: the deck must be 0 or 1, got {raw[-1]!r}")
     return ALL_CARDS[int(raw[-1]) * 52 + _SUITS.index(suit) * 13 + rank - 1]
 
 
@@ -294,4 +294,4 @@ def check_seed(seed: object) -> int:
     """Return ``seed`` if it is a valid game seed, else raise ValueError."""
     if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= _MASK:
         return seed
-    raise ValueError(f"seed must be an int with 0 <= seed < 2**64, got {seed!r}")
+    raise ValueError(f"seed must be an int with 0 <= seed < 2**64, got {brief(seed)}")

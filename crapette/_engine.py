@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._cards import ALL_CARDS, Card, check_seed, parse_card, shuffled_deck
-from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError
+from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, brief
 from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._outcome import check_number
 from ._parts import Build, DownAlternating, accepted_masks
@@ -307,7 +307,7 @@ def new_game(
     counters = tuple(_count(e, e.start(deal)) for e in rules.endings)
     first = rules.first_player.who_starts(deal, seed)
     if type(first) is not int or first not in (0, 1):
-        raise InvalidRulesError(f"the first-player rule {rules.first_player} returned {first!r}, not 0 or 1")
+        raise InvalidRulesError(f"the first-player rule {rules.first_player} returned {brief(first)}, not 0 or 1")
     state = _make(rules, dealt, first, 0, False, 0, (False, False), (False, False), counters)
     if rules.endings:
         state._engine[OUTCOME] = game_end(state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -9,12 +10,45 @@ if TYPE_CHECKING:
     from ._moves import Move
 
 __all__ = [
+    "brief",
     "IllegalMoveError",
     "InvalidRulesError",
     "InvalidStateError",
     "ParseError",
     "RecordError",
 ]
+
+
+class _Brief(reprlib.Repr):
+    """reprlib with a bound on every part, and no decimal conversion of huge ints."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxstring = self.maxother = 60
+        self.maxlong = 40
+
+    def repr_int(self, x: int, level: int) -> str:
+        if x.bit_length() > 128:
+            return f"<an int of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_BRIEF = _Brief()
+
+
+def brief(value: object, limit: int = 80) -> str:
+    """A short ``repr`` of ``value`` for an error message: never long, whatever the input.
+
+    >>> brief("x" * 10**6)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxx'"
+    >>> brief(10**5000), brief([0] * 10**6)
+    ('<an int of 16610 bits>', '[0, 0, 0, 0, 0, 0, ...]')
+    """
+    try:
+        text = _BRIEF.repr(value)
+    except Exception:  # a repr that fails says nothing useful
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 class ParseError(ValueError):

@@ -6,6 +6,7 @@ from typing import Any
 
 import attrs
 
+from ._errors import brief
 from ._rules import RuleSet, Scoring, to_rules
 from ._state import Outcome
 
@@ -16,7 +17,7 @@ def _outcomes(value: Any) -> tuple[Outcome, ...]:
     items = tuple(value)
     for item in items:
         if not isinstance(item, Outcome) or item.scores is None:
-            raise ValueError(f"a match records scored Outcomes, got {item!r}")
+            raise ValueError(f"a match records scored Outcomes, got {brief(item)}")
     return items
 
 
@@ -44,7 +45,7 @@ class Match:
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.scoring, Scoring):
-            raise ValueError(f"scoring must be a Scoring, got {self.scoring!r}")
+            raise ValueError(f"scoring must be a Scoring, got {brief(self.scoring)}")
         totals = [0, 0]
         for i, outcome in enumerate(self.outcomes):
             if max(totals) >= self.scoring.match_target:

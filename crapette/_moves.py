@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from ._errors import ParseError
+from ._errors import ParseError, brief
 from ._state import ALL_PILES, Pile, PileKind, parse_pile
 
 __all__ = ["Draw", "EndTurn", "Move", "MoveStack", "Pass", "Play", "parse_move", "MAX_STACK"]
@@ -43,7 +43,7 @@ class Move:
 
 def _check_pile(name: str, pile: object, kinds: tuple[PileKind, ...]) -> Pile:
     if not isinstance(pile, Pile):
-        raise ValueError(f"{name} must be a Pile, got {pile!r}")
+        raise ValueError(f"{name} must be a Pile, got {brief(pile)}")
     if pile.kind not in kinds:
         allowed = ", ".join(k.name.lower() for k in kinds)
         raise ValueError(f"{name} {pile} cannot be a move's {name} (must be a {allowed} pile)")
@@ -103,7 +103,7 @@ class MoveStack(Move):
         if s is t:
             raise ValueError(f"a stack cannot move from {s} onto the same pile")
         if not isinstance(count, int) or isinstance(count, bool) or not 2 <= count <= MAX_STACK:
-            raise ValueError(f"a stack move carries 2 to {MAX_STACK} cards, got {count!r}")
+            raise ValueError(f"a stack move carries 2 to {MAX_STACK} cards, got {brief(count)}")
         return STACKS[(s.index, t.index, count)]
 
     def __hash__(self) -> int:
@@ -249,7 +249,7 @@ def parse_move(text: str) -> Move:
     match = _MOVE_RE.fullmatch(raw.upper())
     if match is None:
         raise ParseError(
-            f"invalid move {text!r}: expected <pile>-<pile> (e.g. 'R0-F3'), "
+            f"invalid move {brief(text)}: expected <pile>-<pile> (e.g. 'R0-F3'), "
             "<pile>-<pile>x<count> (e.g. 'T2-T5x3'), 'draw', 'end' or 'pass'"
         )
     try:
@@ -259,4 +259,4 @@ def parse_move(text: str) -> Move:
             return Play(source, target)
         return MoveStack(source, target, int(match[3]))
     except ValueError as exc:
-        raise ParseError(f"invalid move {text!r}: {exc}") from None
+        raise ParseError(f"invalid move {brief(text)}: {exc}") from None

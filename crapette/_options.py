@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar, cast
 
 import attrs
 
-from ._errors import InvalidRulesError, ParseError
+from ._errors import InvalidRulesError, ParseError, brief
 from ._outcome import MAX_NUMBER, check_number
 from ._parts import RulePart, parse_part, registered
 
@@ -129,7 +129,7 @@ class Limit(Kind[Optional[int]]):
 class Flag(Kind[bool]):
     def convert(self, name: str, value: object) -> bool:
         if not isinstance(value, bool):
-            raise InvalidRulesError(f"{name} must be True or False, got {_short(value)}")
+            raise InvalidRulesError(f"{name} must be True or False, got {brief(value)}")
         return value
 
     def to_text(self, value: bool) -> str:
@@ -152,9 +152,6 @@ class Flag(Kind[bool]):
         return "bool"
 
 
-def _short(value: object) -> str:
-    text = repr(value) if not isinstance(value, int) or value.bit_length() < 200 else "a huge int"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class Choice(Kind[E]):
@@ -170,7 +167,7 @@ class Choice(Kind[E]):
         member = self.values.get(value) if isinstance(value, str) else None
         if member is None:
             choices = ", ".join(repr(v) for v in self.values)
-            raise InvalidRulesError(f"{name} must be one of {choices}, got {_short(value)}")
+            raise InvalidRulesError(f"{name} must be one of {choices}, got {brief(value)}")
         return member
 
     def to_text(self, value: E) -> str:
@@ -200,7 +197,7 @@ class Subset(Kind[tuple[E, ...]]):
     def convert(self, name: str, value: object) -> tuple[E, ...]:
         if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
             raise InvalidRulesError(
-                f"{name} must be a collection of {', '.join(map(repr, self.choice.values))}, got {_short(value)}"
+                f"{name} must be a collection of {', '.join(map(repr, self.choice.values))}, got {brief(value)}"
             )
         found = {self.choice.convert(f"an item of {name}", item) for item in value}
         return tuple(m for m in self.choice.type if m in found)
@@ -243,7 +240,7 @@ class Part(Kind[P]):
                 raise InvalidRulesError(f"{name}: {exc}") from None
         if not isinstance(value, self.base):
             raise InvalidRulesError(
-                f"{name} must be a {self.base.kind} ({self.base.__name__}) or its name, got {_short(value)}"
+                f"{name} must be a {self.base.kind} ({self.base.__name__}) or its name, got {brief(value)}"
             )
         if isinstance(value, self.exclude):
             raise InvalidRulesError(
@@ -322,7 +319,7 @@ class Parts(Kind[tuple[P, ...]]):
 
     def convert(self, name: str, value: object) -> tuple[P, ...]:
         if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-            raise InvalidRulesError(f"{name} must be a collection of {self.part.base.kind}s, got {_short(value)}")
+            raise InvalidRulesError(f"{name} must be a collection of {self.part.base.kind}s, got {brief(value)}")
         return tuple(self.part.convert(f"an item of {name}", item) for item in value)
 
     def to_text(self, value: tuple[P, ...]) -> str:

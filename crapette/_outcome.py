@@ -6,6 +6,8 @@ import enum
 
 import attrs
 
+from ._errors import brief
+
 __all__ = ["EndReason", "MAX_NUMBER", "Outcome", "check_number"]
 
 #: The largest number a rule set, a state or an outcome may hold (a move limit,
@@ -26,7 +28,7 @@ def check_number(name: str, value: object, low: int = 0, high: int = MAX_NUMBER)
     """
     if type(value) is not int:
         if not isinstance(value, int) or isinstance(value, bool):
-            return f"{name} must be an int, got {_short(value)}"
+            return f"{name} must be an int, got {brief(value)}"
         value = int(value)
     if low <= value <= high:
         return ""
@@ -38,10 +40,6 @@ def check_number(name: str, value: object, low: int = 0, high: int = MAX_NUMBER)
     return f"{name} must be at most 2**63 - 1, got {shown}"
 
 
-def _short(value: object) -> str:
-    """``repr(value)``, cut to a short prefix for an error message."""
-    text = repr(value) if not isinstance(value, int) or value.bit_length() < 200 else "a huge int"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class EndReason(str, enum.Enum):
@@ -70,7 +68,7 @@ class EndReason(str, enum.Enum):
 
 def _check_winner(_inst: object, _attr: object, value: int | None) -> None:
     if value is not None and (type(value) is not int or value not in (0, 1)):
-        raise ValueError(f"winner must be 0, 1 or None, got {_short(value)}")
+        raise ValueError(f"winner must be 0, 1 or None, got {brief(value)}")
 
 
 def _to_reason(value: object) -> EndReason:
@@ -82,7 +80,7 @@ def _to_reason(value: object) -> EndReason:
         except ValueError:
             pass
     choices = ", ".join(repr(r.value) for r in EndReason)
-    raise ValueError(f"reason must be an EndReason or one of {choices}, got {_short(value)}")
+    raise ValueError(f"reason must be an EndReason or one of {choices}, got {brief(value)}")
 
 
 def _to_scores(value: object) -> tuple[int, int] | None:
@@ -94,7 +92,7 @@ def _to_scores(value: object) -> tuple[int, int] | None:
             return (int(a), int(b))
     raise ValueError(
         f"scores must be None or a pair of ints from 0 to {MAX_NUMBER} "
-        f"(player 0's, player 1's), got {_short(value)}"
+        f"(player 0's, player 1's), got {brief(value)}"
     )
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import attrs
 
 from ._cards import ALL_CARDS, Card
-from ._errors import InvalidRulesError
+from ._errors import InvalidRulesError, brief
 from ._outcome import EndReason, check_number
 
 if TYPE_CHECKING:
@@ -231,7 +231,7 @@ def registered(kind: type[RulePart]) -> Mapping[str, type[RulePart]]:
     """
     table = _REGISTRY.get(kind)
     if table is None:
-        raise TypeError(f"registered() expects Build, FirstPlayer, Scoring or Ending, got {kind!r}")
+        raise TypeError(f"registered() expects Build, FirstPlayer, Scoring or Ending, got {brief(kind)}")
     return MappingProxyType(table)
 
 
@@ -267,7 +267,7 @@ def parse_part(kind: type[_P], text: str) -> _P:
     params = _param_types(cls)
     if len(args) != len(params):
         spelled = ":".join([name, *(p for p, _ in params)])
-        raise ParseError(f"{kind.kind} {name} takes {len(params)} parameter(s), written {spelled}; got {text!r}")
+        raise ParseError(f"{kind.kind} {name} takes {len(params)} parameter(s), written {spelled}; got {brief(text)}")
     values: dict[str, object] = {}
     for (pname, ptype), arg in zip(params, args):
         if ptype is bool:
@@ -353,7 +353,7 @@ def accepted_masks(build: Build) -> tuple[int, ...]:
                 mask |= 1 << card.index
             elif answer is not False:
                 raise InvalidRulesError(
-                    f"the building rule {build} answered {answer!r} on {card} over {below}, not True or False"
+                    f"the building rule {build} answered {brief(answer)} on {card} over {below}, not True or False"
                 )
         low, high = mask & ((1 << 52) - 1), mask >> 52
         if low != high:

@@ -19,7 +19,7 @@ import attrs
 
 from ._cards import check_seed
 from ._engine import apply_move, explain_illegal, legal_moves, new_game
-from ._errors import IllegalMoveError, ParseError, RecordError
+from ._errors import IllegalMoveError, ParseError, RecordError, brief
 from ._moves import Move, parse_move
 from ._position import check_text, to_position
 from ._rules import RuleSet, to_rules
@@ -124,7 +124,7 @@ def _to_date(value: str | None) -> str | None:
 def _to_result(value: str | None) -> str | None:
     if value is None or value in RESULTS:
         return value
-    raise RecordError(f"result must be one of {', '.join(RESULTS)} or None, got {value!r}")
+    raise RecordError(f"result must be one of {', '.join(RESULTS)} or None, got {brief(value)}")
 
 
 def _to_tags(
@@ -137,18 +137,18 @@ def _to_tags(
     seen: set[str] = set()
     for item in items:
         if not isinstance(item, tuple) or len(item) != 2:
-            raise TypeError(f"a tag must be a (key, value) pair, got {item!r}")
+            raise TypeError(f"a tag must be a (key, value) pair, got {brief(item)}")
         key, text = item
         if not isinstance(key, str) or not _KEY_RE.fullmatch(key):
             raise RecordError(
-                f"tag key {key!r} must be a letter then up to 63 letters, digits or '_'"
+                f"tag key {brief(key)} must be a letter then up to 63 letters, digits or '_'"
             )
         if key.lower() in RESERVED_LOWER:
-            raise RecordError(f"tag key {key!r} is reserved ({', '.join(RESERVED)} are fields)")
+            raise RecordError(f"tag key {brief(key)} is reserved ({', '.join(RESERVED)} are fields)")
         if key in seen:
-            raise RecordError(f"tag {key!r} given twice")
+            raise RecordError(f"tag {brief(key)} given twice")
         seen.add(key)
-        tags.append((key, _check_text(f"tag {key!r}", text)))
+        tags.append((key, _check_text(f"tag {brief(key)}", text)))
         if len(tags) > MAX_TAGS:
             raise RecordError(f"a record holds at most {MAX_TAGS} tags")
     return tuple(tags)

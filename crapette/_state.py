@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Union, cast
 import attrs
 
 from ._cards import ALL_CARDS, Card, parse_card
-from ._errors import InvalidRulesError, InvalidStateError, ParseError
+from ._errors import InvalidRulesError, InvalidStateError, ParseError, brief
 from ._outcome import MAX_NUMBER, EndReason, Outcome, check_number
 from ._rules import LoadTarget, RuleSet, to_rules
 
@@ -96,10 +96,10 @@ class Pile:
 
     def __new__(cls, kind: PileKind, index: int) -> Pile:
         if not isinstance(kind, PileKind):
-            raise ValueError(f"kind must be a PileKind, got {kind!r}")
+            raise ValueError(f"kind must be a PileKind, got {brief(kind)}")
         base, count = _KIND_BASE[kind]
         if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
-            raise ValueError(f"a {kind.name.lower()} pile index must be 0 to {count - 1}, got {index!r}")
+            raise ValueError(f"a {kind.name.lower()} pile index must be 0 to {count - 1}, got {brief(index)}")
         return ALL_PILES[base + index]
 
     def __hash__(self) -> int:
@@ -449,7 +449,7 @@ class GameState(_EngineSlot):
         if rest is not None:
             under = _REST_KINDS.get(rest) if isinstance(rest, str) else None
             if under is None:
-                raise InvalidStateError(f"rest must be None, 'hand', 'waste' or 'reserve', got {_short(rest)}")
+                raise InvalidStateError(f"rest must be None, 'hand', 'waste' or 'reserve', got {brief(rest)}")
             placed = {card for pile in piles for card in pile}
             for player in (0, 1):
                 left = tuple(c for c in ALL_CARDS[52 * player : 52 * player + 52] if c not in placed)
@@ -575,7 +575,7 @@ def _group_items(name: str, group: object, size: int) -> list[tuple[int, object]
         raise InvalidStateError(f"{name} takes at most {size} piles, got {len(items)}")
     for index, _ in items:
         if type(index) is not int or not 0 <= index < size:
-            raise InvalidStateError(f"{name} has piles 0 to {size - 1}, got index {_short(index)}")
+            raise InvalidStateError(f"{name} has piles 0 to {size - 1}, got index {brief(index)}")
     return items
 
 
@@ -594,17 +594,14 @@ def _pile_cards(where: str, spec: object) -> tuple[Card, ...]:
             except ParseError as exc:
                 raise InvalidStateError(f"{where}: {exc}") from None
         else:
-            raise InvalidStateError(f"{where} holds {type(item).__name__} {_short(item)}, which is not a card")
+            raise InvalidStateError(f"{where} holds {type(item).__name__} {brief(item)}, which is not a card")
     return tuple(cards)
 
 
-def _short(value: object) -> str:
-    text = repr(value) if not isinstance(value, int) or value.bit_length() < 200 else "a huge int"
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _not_a_pile(pile: object) -> TypeError:
-    return TypeError(f"expected a Pile, got {type(pile).__name__} {_short(pile)} (use parse_pile to read text)")
+    return TypeError(f"expected a Pile, got {type(pile).__name__} {brief(pile)} (use parse_pile to read text)")
 
 
 def _restore(
@@ -678,7 +675,7 @@ def _problems(state: GameState) -> list[str]:
     for pile, cards in zip(ALL_PILES, piles):
         for card in cards:
             if type(card) is not Card:
-                return [f"pile {pile} holds {_short(card)}, which is not a Card"]
+                return [f"pile {pile} holds {brief(card)}, which is not a Card"]
     # Card conservation.
     seen: dict[Card, Pile] = {}
     for pile, cards in zip(ALL_PILES, piles):
@@ -727,23 +724,23 @@ def _problems(state: GameState) -> list[str]:
     # Counters.
     before = len(problems)
     if not _is_int(state.current_player, 0, 1):
-        problems.append(f"current_player must be 0 or 1, got {_short(state.current_player)}")
+        problems.append(f"current_player must be 0 or 1, got {brief(state.current_player)}")
     if not _is_int(state.move_count, 0, MAX_NUMBER):
         big = type(state.move_count) is int and state.move_count > MAX_NUMBER
-        problems.append(check_number("move_count", state.move_count) if big else f"move_count must be an int >= 0, got {_short(state.move_count)}")
+        problems.append(check_number("move_count", state.move_count) if big else f"move_count must be an int >= 0, got {brief(state.move_count)}")
     elif rules.move_limit is not None and state.move_count > rules.move_limit:
         problems.append(f"move_count {state.move_count} is past the move limit {rules.move_limit}")
     if not _is_int(state.passes, 0, 2):
-        problems.append(f"passes must be 0, 1 or 2, got {_short(state.passes)}")
+        problems.append(f"passes must be 0, 1 or 2, got {brief(state.passes)}")
     if type(state.drawn) is not bool:
-        problems.append(f"drawn must be True or False, got {_short(state.drawn)}")
+        problems.append(f"drawn must be True or False, got {brief(state.drawn)}")
     for name in ("exhausted", "played"):
         pair = getattr(state, name)
         if not (type(pair) is tuple and len(pair) == 2 and all(type(b) is bool for b in pair)):
-            problems.append(f"{name} must be a pair of bools, got {_short(pair)}")
+            problems.append(f"{name} must be a pair of bools, got {brief(pair)}")
     counters = state.counters
     if not (type(counters) is tuple and all(_is_int(c, 0, MAX_NUMBER) for c in counters)):
-        problems.append(f"counters must be a tuple of ints from 0 to {MAX_NUMBER}, got {_short(counters)}")
+        problems.append(f"counters must be a tuple of ints from 0 to {MAX_NUMBER}, got {brief(counters)}")
     elif len(counters) != len(rules.endings):
         problems.append(
             f"counters holds {len(counters)} count(s) but the rules have {len(rules.endings)} ending(s) that keep one"

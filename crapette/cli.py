@@ -24,7 +24,7 @@ from typing import IO
 
 from ._cards import Card, Colour
 from ._engine import legal_moves, new_game
-from ._errors import IllegalMoveError, ParseError
+from ._errors import IllegalMoveError, ParseError, brief
 from ._game import Game
 from ._moves import Move, parse_move
 from ._position import parse_position
@@ -108,7 +108,7 @@ def render_text(
     if not isinstance(state, GameState):
         raise TypeError(f"render_text() expects a GameState, got {type(state).__name__}")
     if perspective not in (0, 1) or isinstance(perspective, bool):
-        raise ValueError(f"perspective must be 0 or 1 (the player at the bottom), got {perspective!r}")
+        raise ValueError(f"perspective must be 0 or 1 (the player at the bottom), got {brief(perspective)}")
     width = max(len(names[0]), len(names[1]))
     paint = _Paint(colour)
     rules = state.rules
@@ -168,7 +168,7 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {brief(text)}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
     return value
@@ -178,7 +178,7 @@ def _seed(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {brief(text)}") from None
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"a seed is from 0 to 2**64 - 1, got {value}")
     return value
@@ -186,7 +186,7 @@ def _seed(text: str) -> int:
 
 def _player(text: str) -> int:
     if text not in ("0", "1"):
-        raise argparse.ArgumentTypeError(f"a player is 0 or 1, got {text!r}")
+        raise argparse.ArgumentTypeError(f"a player is 0 or 1, got {brief(text)}")
     return int(text)
 
 
@@ -194,7 +194,7 @@ def _bot_name(text: str) -> str:
     name = text.strip().lower()
     if name not in BOT_NAMES:
         raise argparse.ArgumentTypeError(
-            f"unknown bot {text!r}: expected one of {', '.join(BOT_NAMES)}"
+            f"unknown bot {brief(text)}: expected one of {', '.join(BOT_NAMES)}"
         )
     return name
 
@@ -211,7 +211,7 @@ def _bot_pair(text: str) -> tuple[tuple[str, int | None], tuple[str, int | None]
     parts = text.split(",")
     if len(parts) != 2:
         raise argparse.ArgumentTypeError(
-            f"expected two bots separated by a comma, e.g. greedy,random; got {text!r}"
+            f"expected two bots separated by a comma, e.g. greedy,random; got {brief(text)}"
         )
     return (_bot_spec(parts[0]), _bot_spec(parts[1]))
 

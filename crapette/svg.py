@@ -24,6 +24,7 @@ import math
 from collections.abc import Iterable, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from ._errors import brief
 from ._cards import Card, Colour
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._rules import TableauSources
@@ -156,7 +157,7 @@ def _check_state(state: object) -> GameState:
 
 def _check_perspective(perspective: object) -> int:
     if isinstance(perspective, bool) or perspective not in (0, 1):
-        raise ValueError(f"perspective must be 0 or 1 (the player drawn at the bottom), got {perspective!r}")
+        raise ValueError(f"perspective must be 0 or 1 (the player drawn at the bottom), got {brief(perspective)}")
     return int(perspective)  # type: ignore[call-overload,unused-ignore]
 
 
@@ -173,7 +174,7 @@ def _check_moves(highlight: object, name: str, *, unique: bool) -> tuple[Move, .
     for i, move in enumerate(highlight):
         if not isinstance(move, Move):
             raise TypeError(
-                f"{name}[{i}] is {move!r}, not a Move (read text with parse_move(), "
+                f"{name}[{i}] is {brief(move)}, not a Move (read text with parse_move(), "
                 "or pass moves from legal_moves())"
             )
         if not unique or move not in moves:
@@ -187,7 +188,7 @@ def _check_size(size: object) -> float | None:
     if isinstance(size, bool) or not isinstance(size, (int, float)):
         raise TypeError(f"size must be a number of pixels or None, got {type(size).__name__}")
     if not math.isfinite(size) or size <= 0:
-        raise ValueError(f"size must be a positive number of pixels, got {size!r}")
+        raise ValueError(f"size must be a positive number of pixels, got {brief(size)}")
     return float(size)
 
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from ._cards import Card, _splitmix64
-from ._errors import InvalidRulesError
+from ._errors import InvalidRulesError, brief
 from ._moves import Move, Play
 from ._parts import Build, Ending, FirstPlayer, Scoring, register
 from ._state import GameState, Pile
@@ -110,7 +110,7 @@ class SuitUpOrDownWrap(Build):
 
 def _positive(_inst: object, _attr: object, value: object) -> None:
     if type(value) is not int or not 1 <= value <= 10**9:
-        raise InvalidRulesError(f"NoProgress turns must be an int from 1 to 10**9, got {value!r}")
+        raise InvalidRulesError(f"NoProgress turns must be an int from 1 to 10**9, got {brief(value)}")
 
 
 @register
