@@ -96,7 +96,7 @@ def legal_actions(state: GameState) -> tuple[int, ...]:
     >>> legal_actions(new_game("casual", seed=1))
     (27, 900)
     """
-    return tuple(_INDEX[m] for m in legal_moves(state))
+    return tuple([_INDEX[m] for m in legal_moves(state)])
 
 
 def legal_action_mask(state: GameState) -> tuple[bool, ...]:

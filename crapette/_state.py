@@ -377,6 +377,13 @@ class GameState(_EngineSlot):
     def __repr__(self) -> str:
         return f"parse_position({str(self)!r})"
 
+    def __copy__(self) -> GameState:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameState:
+        # A state never changes, so a copy of it is itself.
+        return self
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Only the fields travel: the engine's list is rebuilt on demand, and a
         # cached hash would be wrong in another process (Python salts str hashes).

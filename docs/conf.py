@@ -66,7 +66,8 @@ _EXTERNAL = (
     r"(typing|typing_extensions|collections|collections\.abc|abc|enum|random|concurrent|"
     r"concurrent\.futures|multiprocessing|os|io|json|pathlib|datetime|argparse|re|"
     r"functools|itertools|operator|dataclasses|numbers|types|warnings|xml)(\..*)?",
-    r"(attrs?|hypothesis|dask|distributed|ray|tqdm|rich|IPython|numpy|pytest)(\..*)?",
+    r"(attrs?|hypothesis|dask|distributed|ray|tqdm|rich|IPython|numpy|np|pytest)(\..*)?",
+    r"(gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?",
     # Type variables and the option kinds, which are internal.
     r"crapette\._(parts|options)\.(_P|P|E|T|Kind)",
     # Bare names that annotations leave unqualified.
@@ -74,7 +75,7 @@ _EXTERNAL = (
     r"Union|Literal|Protocol|TypeVar|Self|ClassVar|Final|Executor|Future|Random|Path|"
     r"SearchStrategy|DrawFn|DataObject|Enum|IntEnum|StrEnum|TextIO|IO|ModuleType|T|_E|_P|P|E|"
     r"Attribute|Counter|Awaitable|Coroutine|AbstractSet|Hashable|Sized|Container|Collection|"
-    r"Reversible|SupportsIndex|Pattern|Match)",
+    r"Reversible|SupportsIndex|Pattern|Match|NDArray)",
 )
 nitpick_ignore_regex = [
     (r"py:(class|obj|exc|data|func|meth|attr|mod)", pattern) for pattern in _EXTERNAL
@@ -135,7 +136,10 @@ def _check_every_public_name_documented(app: Any, env: Any) -> None:
 
     objects = env.get_domain("py").objects
     missing = [name for name in crapette.__all__ if f"crapette.{name}" not in objects]
-    for module in ("bots", "simulation", "svg", "strategies", "testing", "variants"):
+    for module in (
+        "bots", "simulation", "svg", "strategies", "testing", "variants",
+        "observation", "pettingzoo", "gymnasium", "openspiel",
+    ):
         try:
             mod = importlib.import_module(f"crapette.{module}")
         except ImportError:

@@ -1,0 +1,12 @@
+"""Collection settings for the whole repository (tests/ and the doctests of crapette/)."""
+
+import importlib.util
+
+# The doctests of a module that needs an optional extra run only where the extra is installed.
+_NEEDS = {
+    "crapette/observation.py": "numpy",
+    "crapette/pettingzoo.py": "pettingzoo",
+    "crapette/gymnasium.py": "gymnasium",
+    "crapette/openspiel.py": "pyspiel",
+}
+collect_ignore = [path for path, module in _NEEDS.items() if importlib.util.find_spec(module) is None]

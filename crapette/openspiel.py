@@ -1,0 +1,462 @@
+"""Crapette as an OpenSpiel game: ``pyspiel.load_game("crapette")``.
+
+This module needs OpenSpiel: ``pip install "crapette[openspiel]"``. Importing
+it registers the game with ``pyspiel`` under the name ``crapette``; OpenSpiel's
+algorithms and tools then take it like any of their own games:
+
+>>> import pyspiel
+>>> import crapette.openspiel
+>>> game = pyspiel.load_game("crapette", {"rules": "casual", "max_moves": 200})
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes()) == game.max_chance_outcomes()
+(True, True)
+>>> state.apply_action(0)  # the chance node deals game 0
+>>> state.legal_actions(), [state.action_to_string(a) for a in state.legal_actions()]
+([14, 27, 48, 900], ['T0-T7', 'T1-T0', 'T2-T3', 'draw'])
+>>> state.information_state_tensor(0) == state.information_state_tensor(1)
+False
+
+The game is two-player, zero-sum, sequential, with imperfect information
+(nobody sees the order of the face-down cards) and terminal rewards. Its
+parameters:
+
+``rules``
+    the rules as a rules text (:func:`~crapette.parse_rules`): ``"classic"``
+    (the default), ``"casual"``, or a preset with options, such as
+    ``"classic(move_limit=150)"``. In a game string, where parentheses,
+    commas and equals signs have a meaning of their own, write brackets,
+    semicolons and colons instead:
+    ``pyspiel.load_game("crapette(rules=classic[move_limit:150;stack_moves:false])")``.
+    The game's own string (``str(game)``) uses that form.
+``deals``
+    the number of deals the chance node chooses among (65536 by default).
+``max_moves``
+    the most moves a game may take (5000 by default, as in
+    :mod:`crapette.simulation`).
+
+**The deal** is one chance node, the first node of the game: it picks the
+deal number ``n`` uniformly among ``0 ... deals - 1``, and the game is
+:func:`crapette.new_game(rules, n) <crapette.new_game>`. OpenSpiel's card
+games usually deal card by card, one chance node per card; here the engine's
+own deal (version-stable, ruling R2) and its first-player rule are kept, and
+game ``n`` is the same game in OpenSpiel as everywhere else in crapette. The
+players never learn ``n``.
+
+**The end.** A game the rules end is terminal with the returns of
+:func:`crapette.observation.rewards` (the scores' difference when the rules
+score, else 1, -1 or 0). OpenSpiel has no truncation: a game the rules have
+not ended after ``max_moves`` moves (ruling R10) is terminal too, returns 0
+and 0, as a draw.
+
+**Observations.** Both players see the same cards (RULES.md section 12).
+The observation tensor of a player is :func:`crapette.observation.encode` of
+the state for that player (:data:`~crapette.observation.OBSERVATION_SIZE`
+numbers); the observation string is the public view as text. The information
+state adds what a player with perfect recall knows beyond the view: the
+face-down cards it has seen and where they lie (the waste a player turned over
+into the hand, a reserve card that a load covered). The information state
+tensor is the observation tensor followed by four rows of 104 (the known cards
+below the top of reserve 0 and of reserve 1, in hand 0, in hand 1), each
+holding a card's position from the top of its pile (1 for the top), like the
+rows of the observation. That is all a player's past observations tell it, so
+two histories that leave the same knowledge share an information state.
+:meth:`CrapetteState.resample_from_infostate` deals the unseen cards afresh,
+which IS-MCTS asks of an imperfect-information game.
+
+.. versionadded:: 0.2.0
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from typing import Any, NamedTuple
+
+import attrs
+
+from crapette import (
+    ALL_CARDS,
+    NUM_ACTIONS,
+    Card,
+    GameState,
+    RuleSet,
+    action_to_move,
+    apply_move,
+    legal_actions,
+    new_game,
+)
+from crapette.simulation import DEFAULT_MAX_MOVES
+
+try:
+    import numpy as np
+    import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError('crapette.openspiel needs OpenSpiel: pip install "crapette[openspiel]"') from error
+
+from crapette.observation import FIELDS, OBSERVATION_SIZE, _check_count, _to_rules, encode, rewards
+
+__all__ = ["DEFAULT_DEALS", "GAME_TYPE", "CrapetteGame", "CrapetteObserver", "CrapetteState"]
+
+#: How many deals the chance node chooses among unless the ``deals`` parameter says otherwise.
+DEFAULT_DEALS = 65536
+
+_CARDS = 104
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_KNOWN_SIZE = 4 * _CARDS
+_DEFAULTS: dict[str, Any] = {"rules": "classic", "deals": DEFAULT_DEALS, "max_moves": DEFAULT_MAX_MOVES}
+
+#: The game's type: what OpenSpiel knows of it before it is loaded.
+GAME_TYPE = pyspiel.GameType(
+    short_name="crapette",
+    long_name="Crapette (Russian Bank)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_DEFAULTS,
+)
+
+
+def _to_game_string(text: str) -> str:
+    """A rules text as a game string can hold it: ``classic(a=1,b=2)`` as ``classic[a:1;b:2]``."""
+    name, parenthesis, options = text.partition("(")
+    if not parenthesis:
+        return text
+    items = options.removesuffix(")").split(",")
+    return f"{name}[{';'.join(item.replace('=', ':', 1) for item in items)}]"
+
+
+def _from_game_string(text: str) -> str:
+    """The rules text a game string holds (see :func:`_to_game_string`); other texts are left as they are."""
+    name, bracket, options = text.partition("[")
+    if not bracket or not options.endswith("]"):
+        return text
+    items = options[:-1].split(";")
+    return f"{name}({','.join(item.replace(':', '=', 1) for item in items)})"
+
+
+@attrs.frozen
+class _Config:
+    """The game's settings, shared by its states."""
+
+    rules: RuleSet
+    deals: int
+    max_moves: int
+
+
+class _Play(NamedTuple):
+    """What a state holds: immutable, so a clone shares it (``copy.deepcopy`` returns it as is)."""
+
+    config: _Config
+    #: None at the chance node, before the deal.
+    game: GameState | None
+    #: The face-down cards a player with perfect recall has seen: bit ``card.index``.
+    seen: int
+    #: The OpenSpiel player to move: 0 or 1, _CHANCE or _TERMINAL.
+    player: int
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
+        return self
+
+    @classmethod
+    def after(cls, config: _Config, game: GameState, seen: int) -> _Play:
+        """The play at ``game``: the game ends when the rules end it or after ``config.max_moves`` moves."""
+        over = game.outcome is not None or game.move_count >= config.max_moves
+        return cls(config, game, seen, _TERMINAL if over else game.current_player)
+
+
+def _visible_bits(state: GameState) -> int:
+    """The cards face up in ``state``: bit ``card.index`` for each."""
+    bits = 0
+    for pile in state.piles[:16]:
+        for card in pile:
+            bits |= 1 << card.index
+    return bits | _top_bits(state)
+
+
+def _top_bits(state: GameState) -> int:
+    # A face-down card comes face up only as the top of a reserve or of a waste
+    # (a draw); every other face-up card was face up before the move.
+    bits = 0
+    for pile in (*state.reserves, *state.wastes):
+        if pile:
+            bits |= 1 << pile[-1].index
+    return bits
+
+
+class CrapetteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type information
+    """The game of Crapette for OpenSpiel; ``pyspiel.load_game("crapette", params)`` makes one.
+
+    :param params: the game's parameters (see the module's documentation);
+        those left out take their default.
+    :raises TypeError: if a parameter has the wrong type.
+    :raises ValueError: if a parameter is unknown or out of range.
+    :raises crapette.ParseError: if the rules' text cannot be read.
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = dict(params or {})
+        unknown = sorted(set(given) - set(_DEFAULTS))
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {', '.join(unknown)}: crapette takes {', '.join(_DEFAULTS)}")
+        values = {**_DEFAULTS, **given}
+        text = values["rules"]
+        rules = _to_rules(_from_game_string(text) if isinstance(text, str) else text)
+        config = _Config(rules, _check_count("deals", values["deals"]), _check_count("max_moves", values["max_moves"]))
+        if rules.scoring is None:
+            bound = 1.0
+        else:
+            bound = float(rules.scoring.points_for_win(reserve=_CARDS, hand=_CARDS, waste=_CARDS))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=NUM_ACTIONS,
+            max_chance_outcomes=config.deals,
+            num_players=2,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=config.max_moves,
+        )
+        super().__init__(
+            GAME_TYPE,
+            info,
+            {
+                "rules": _to_game_string(str(rules)),
+                "deals": config.deals,
+                "max_moves": config.max_moves,
+            },
+        )
+        self._config = config
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rules the game plays."""
+        return self._config.rules
+
+    def new_initial_state(self) -> CrapetteState:
+        """A new game, at its chance node (the deal)."""
+        return CrapetteState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> CrapetteObserver:
+        """An observer (OpenSpiel calls this for observations and information states)."""
+        return CrapetteObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """One: the deal."""
+        return 1
+
+
+@functools.lru_cache(maxsize=4)
+def _deal_outcomes(deals: int) -> tuple[tuple[int, float], ...]:
+    probability = 1.0 / deals
+    return tuple((deal, probability) for deal in range(deals))
+
+
+class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type information
+    """A state of :class:`CrapetteGame`: the chance node, a position, or the end.
+
+    Its OpenSpiel methods are those of any ``pyspiel.State``; :attr:`game_state`
+    is the crapette :class:`~crapette.GameState` (None at the chance node).
+    Use ``str(state)`` for the whole position (face-down cards included), the
+    observation and information state for what a player knows.
+    """
+
+    def __init__(self, game: CrapetteGame) -> None:
+        super().__init__(game)
+        # The only attribute: OpenSpiel clones a Python state by deep-copying its
+        # attributes, and this one is immutable, so a clone shares it.
+        self._play = _Play(game._config, None, 0, _CHANCE)
+
+    @property
+    def game_state(self) -> GameState | None:
+        """The crapette state, or None before the deal."""
+        return self._play.game
+
+    @property
+    def seen_cards(self) -> frozenset[Card]:
+        """Every card that has been face up so far (the players know where each one is)."""
+        seen = self._play.seen
+        return frozenset(card for card in ALL_CARDS if seen >> card.index & 1)
+
+    def current_player(self) -> int:
+        """The player to move, ``pyspiel.PlayerId.CHANCE`` before the deal, ``TERMINAL`` at the end."""
+        return self._play.player
+
+    def is_terminal(self) -> bool:
+        """True once the rules have ended the game, or it has lasted ``max_moves`` moves."""
+        return self._play.player == _TERMINAL
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self._play.game
+        assert state is not None and player == state.current_player
+        return sorted(legal_actions(state))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Each deal number, with probability ``1 / deals``."""
+        return list(_deal_outcomes(self._play.config.deals))
+
+    def _apply_action(self, action: int) -> None:
+        config, state, seen, _player = self._play
+        if state is None:
+            state = new_game(config.rules, action)
+            self._play = _Play.after(config, state, _visible_bits(state))
+        else:
+            state = apply_move(state, action_to_move(action))
+            self._play = _Play.after(config, state, seen | _top_bits(state))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == _CHANCE:
+            return f"deal {action}"
+        return str(action_to_move(action))
+
+    def returns(self) -> list[float]:
+        """The returns: those of :func:`crapette.observation.rewards` once the rules have ended the game, else 0."""
+        state = self._play.game
+        if state is None or state.outcome is None:
+            return [0.0, 0.0]
+        return list(rewards(state.outcome))
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CrapetteState:
+        """A state the player cannot tell from this one: the cards never seen dealt afresh into their slots.
+
+        Each player's unseen cards (all from that player's deck) are shuffled
+        among the face-down slots of that player's reserve and hand that hold
+        unseen cards: a sample of the deals that agree with everything the
+        players have seen. ``probability_sampler()`` gives the randomness (a
+        number in [0, 1), as OpenSpiel's samplers do).
+        """
+        clone: CrapetteState = self.clone()
+        play = self._play
+        state = play.game
+        if state is None:
+            return clone
+        rng = random.Random(int(probability_sampler() * 2**53))
+        piles = list(state.piles)
+        seen = play.seen
+        for player in (0, 1):
+            slots = [
+                (pile_id, i)
+                for pile_id in (16 + player, 18 + player)
+                for i, card in enumerate(piles[pile_id])
+                if not seen >> card.index & 1
+            ]
+            cards = [piles[pile_id][i] for pile_id, i in slots]
+            rng.shuffle(cards)
+            for pile_id in (16 + player, 18 + player):
+                pile = list(piles[pile_id])
+                for (where, i), card in zip(slots, cards):
+                    if where == pile_id:
+                        pile[i] = card
+                piles[pile_id] = tuple(pile)
+        clone._play = play._replace(game=attrs.evolve(state, piles=tuple(piles)))
+        return clone
+
+    def __str__(self) -> str:
+        state = self._play.game
+        return "deal not made yet" if state is None else str(state)
+
+
+def _public_text(state: GameState) -> str:
+    """The public view of ``state`` as text: every face-up card, the sizes of the face-down piles, the counters."""
+    names = ("F0", "F1", "F2", "F3", "F4", "F5", "F6", "F7", "T0", "T1", "T2", "T3", "T4", "T5", "T6", "T7")
+    lines = [
+        f"move {state.move_count}, player {state.current_player} to move"
+        f"{', drawn' if state.drawn else ''}, passes {state.passes}, "
+        f"exhausted {''.join(str(int(x)) for x in state.exhausted)}, "
+        f"played {''.join(str(int(x)) for x in state.played)}"
+        + ("" if state.outcome is None else f", over: {state.outcome}")
+    ]
+    lines += [f"{name}: {' '.join(map(str, pile)) or '-'}" for name, pile in zip(names, state.piles)]
+    for player in (0, 1):
+        reserve = state.reserves[player]
+        top = str(reserve[-1]) if reserve else "-"
+        lines.append(
+            f"R{player}: {top} [{len(reserve)}]  H{player}: [{len(state.hands[player])}]  "
+            f"W{player}: {' '.join(map(str, state.wastes[player])) or '-'}"
+        )
+    return "\n".join(lines)
+
+
+def _known(state: GameState, seen: int) -> list[list[tuple[Card, int]]]:
+    """The seen face-down cards of R0, R1, H0 and H1, each with its position from the top of its pile (1 for the top)."""
+    known = []
+    for pile, face_down in (
+        (state.reserves[0], state.reserves[0][:-1]),
+        (state.reserves[1], state.reserves[1][:-1]),
+        (state.hands[0], state.hands[0]),
+        (state.hands[1], state.hands[1]),
+    ):
+        size = len(pile)
+        known.append([(card, size - i) for i, card in enumerate(face_down) if seen >> card.index & 1])
+    return known
+
+
+class CrapetteObserver:
+    """Makes observation and information-state tensors and strings (OpenSpiel's Python observer interface).
+
+    :param iig_obs_type: a ``pyspiel.IIGObservationType``: with
+        ``perfect_recall`` the information state, without it the observation.
+        Crapette has no private information, so ``private_info`` changes nothing.
+    :raises ValueError: if ``public_info`` is False (all there is to see is
+        public), or ``params`` is given.
+    """
+
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"the crapette observer takes no parameters, got {params!r}")
+        if not iig_obs_type.public_info:
+            raise ValueError("crapette has only public information: an observer without it sees nothing")
+        #: True for the information state, False for the observation.
+        self.perfect_recall: bool = bool(iig_obs_type.perfect_recall)
+        size = OBSERVATION_SIZE + (_KNOWN_SIZE if self.perfect_recall else 0)
+        #: The tensor :meth:`set_from` writes: the observation, then (information state) the known face-down cards.
+        self.tensor = np.zeros(size, dtype=np.float32)
+        #: The parts of :attr:`tensor` by name: ``"observation"``, and ``"known_face_down"`` (4 rows of 104).
+        self.dict = {"observation": self.tensor[:OBSERVATION_SIZE]}
+        if self.perfect_recall:
+            self.dict["known_face_down"] = self.tensor[OBSERVATION_SIZE:].reshape(4, _CARDS)
+
+    def set_from(self, state: CrapetteState, player: int) -> None:
+        """Write into :attr:`tensor` what ``player`` knows of ``state``."""
+        play = state._play
+        game = play.game
+        if game is None:
+            # Nothing is dealt yet: the observer is all there is to show.
+            self.tensor.fill(0)
+            self.tensor[FIELDS["observer"].start + player] = 1
+            return
+        self.tensor[:OBSERVATION_SIZE] = encode(game, player)
+        if self.perfect_recall:
+            rows = self.dict["known_face_down"]
+            rows.fill(0)
+            for row, cards in enumerate(_known(game, play.seen)):
+                for card, depth in cards:
+                    rows[row, card.index] = depth
+
+    def string_from(self, state: CrapetteState, player: int) -> str:
+        """What ``player`` knows of ``state``, as text."""
+        play = state._play
+        game = play.game
+        if game is None:
+            return f"observer {player}: the deal is not made yet"
+        text = f"observer {player}\n{_public_text(game)}"
+        if self.perfect_recall:
+            known = [
+                f"{name}: {' '.join(f'{card}@{depth}' for card, depth in cards)}"
+                for name, cards in zip(("R0", "R1", "H0", "H1"), _known(game, play.seen))
+                if cards
+            ]
+            text += "\nknown face down (card@position from the top): " + ("; ".join(known) or "none")
+        return text
+
+
+pyspiel.register_game(GAME_TYPE, CrapetteGame)

@@ -1,0 +1,291 @@
+"""The OpenSpiel game: OpenSpiel's random simulation test, the deal, returns, observations, information states."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason='the OpenSpiel adapter needs OpenSpiel: pip install ".[openspiel]"')
+
+import numpy as np  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+
+from conftest import examples  # noqa: E402
+from test_view import reshuffle_hidden  # noqa: E402
+
+from crapette import (  # noqa: E402
+    NUM_ACTIONS,
+    GameState,
+    RuleSet,
+    action_to_move,
+    apply_move,
+    legal_actions,
+    legal_moves,
+    new_game,
+    parse_move,
+    move_to_action,
+    view,
+)
+from crapette.observation import OBSERVATION_SIZE, encode, rewards  # noqa: E402
+from crapette.openspiel import DEFAULT_DEALS, CrapetteGame, CrapetteState  # noqa: E402
+from crapette.strategies import rulesets  # noqa: E402
+
+
+def dealt(game: object, deal: int) -> CrapetteState:
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    state.apply_action(deal)
+    return state
+
+
+def play_random(state: CrapetteState, moves: int, rng: random.Random) -> list[CrapetteState]:
+    """The states after each of up to ``moves`` random actions (clones)."""
+    states = []
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+        states.append(state.clone())
+    return states
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        # Short games keep the test to a few seconds: casual stops at max_moves=200
+        # (a draw), classic at the rules' own limit of 150 moves (settled by penalties).
+        {"rules": "casual", "max_moves": 200},
+        {"rules": "classic(move_limit=150)"},
+    ],
+    ids=["casual", "classic"],
+)
+def test_openspiel_random_simulation_test(params: dict[str, object]) -> None:
+    game = pyspiel.load_game("crapette", params)
+    pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
+
+
+def test_the_game_loads_by_name_and_from_its_own_string() -> None:
+    game = pyspiel.load_game("crapette")
+    assert isinstance(game, CrapetteGame)
+    assert game.rules == RuleSet.classic()
+    assert str(game) == f"crapette(deals={DEFAULT_DEALS},max_moves=5000,rules=classic)"
+    custom = pyspiel.load_game("crapette", {"rules": "classic(move_limit=150, stack_moves=false)", "deals": 10})
+    assert "rules=classic[" in str(custom) and "move_limit:150" in str(custom)
+    again = pyspiel.load_game(str(custom))
+    assert again.rules == custom.rules and again.rules.move_limit == 150 and not again.rules.stack_moves
+    assert pyspiel.load_game("crapette(rules=casual,max_moves=80)").max_game_length() == 80
+
+
+@settings(max_examples=examples(1))
+@given(rulesets())
+def test_any_rules_survive_the_game_string(rules: RuleSet) -> None:
+    game = pyspiel.load_game("crapette", {"rules": str(rules), "deals": 3})
+    inner = str(game)[len("crapette(") : -1]
+    assert inner.count("(") == inner.count(")") == 0 and inner.count("=") == 3
+    assert pyspiel.load_game(str(game)).rules == rules
+
+
+def test_the_game_describes_itself() -> None:
+    game = pyspiel.load_game("crapette", {"rules": "casual", "deals": 100, "max_moves": 300})
+    kind = game.get_type()
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert game.num_distinct_actions() == NUM_ACTIONS
+    assert game.num_players() == 2 and game.max_chance_outcomes() == 100
+    assert game.max_game_length() == 300
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert game.observation_tensor_shape() == [OBSERVATION_SIZE]
+    assert game.information_state_tensor_shape() == [OBSERVATION_SIZE + 4 * 104]
+    classic = pyspiel.load_game("crapette")
+    assert classic.max_utility() == -classic.min_utility() >= 30 + 2 * 48 + 56
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown parameter"):
+        CrapetteGame({"seed": 1})
+    with pytest.raises(ValueError, match="deals must be at least 1"):
+        CrapetteGame({"deals": 0})
+    with pytest.raises(ValueError, match="max_moves must be at least 1"):
+        CrapetteGame({"max_moves": 0})
+
+
+def test_the_deal_is_one_chance_node_over_the_deal_numbers() -> None:
+    game = pyspiel.load_game("crapette", {"rules": "casual", "deals": 50})
+    state = game.new_initial_state()
+    assert state.is_chance_node() and state.game_state is None
+    outcomes = state.chance_outcomes()
+    assert [a for a, _p in outcomes] == list(range(50))
+    assert sum(p for _a, p in outcomes) == pytest.approx(1.0)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "deal 7"
+    state.apply_action(7)
+    assert state.game_state == new_game("casual", 7)
+    assert state.current_player() == 0 and state.history() == [7]
+
+
+def test_legal_actions_are_the_legal_moves_sorted() -> None:
+    game = pyspiel.load_game("crapette")
+    state = dealt(game, 3)
+    rng = random.Random(3)
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        inner = state.game_state
+        assert state.current_player() == inner.current_player
+        assert state.legal_actions() == sorted(legal_actions(inner))
+        assert state.legal_actions(1 - inner.current_player) == []
+        assert {state.action_to_string(a) for a in state.legal_actions()} == {str(m) for m in legal_moves(inner)}
+        state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_returns_are_the_outcome_when_the_rules_end_the_game() -> None:
+    game = pyspiel.load_game("crapette", {"rules": "classic(move_limit=120)"})
+    for deal in range(3):
+        state = dealt(game, deal)
+        play_random(state, 200, random.Random(deal))
+        assert state.is_terminal() and state.current_player() == pyspiel.PlayerId.TERMINAL
+        outcome = state.game_state.outcome
+        assert outcome is not None
+        assert state.returns() == list(rewards(outcome))
+        assert sum(state.returns()) == 0
+
+
+def test_a_game_stopped_by_max_moves_is_a_terminal_draw() -> None:
+    game = pyspiel.load_game("crapette", {"max_moves": 30})
+    state = dealt(game, 4)
+    play_random(state, 100, random.Random(4))
+    assert state.is_terminal() and state.game_state.move_count == 30
+    assert state.game_state.outcome is None and state.returns() == [0.0, 0.0]
+    assert state.legal_actions() == []
+
+
+def test_observations_are_the_encoding_and_hide_face_down_cards() -> None:
+    game = pyspiel.load_game("crapette")
+    state = dealt(game, 6)
+    rng = random.Random(6)
+    for clone in play_random(state, 300, rng)[::20]:
+        inner = clone.game_state
+        for player in (0, 1):
+            tensor = np.array(clone.observation_tensor(player), dtype=np.float32)
+            assert np.array_equal(tensor, encode(inner, player))
+        other = clone.clone()
+        other._play = other._play._replace(game=reshuffle_hidden(inner, rng))
+        assert other.observation_string(0) == clone.observation_string(0)
+        assert other.observation_tensor(1) == clone.observation_tensor(1)
+
+
+def test_the_observation_string_shows_the_view() -> None:
+    state = dealt(pyspiel.load_game("crapette"), 1)
+    text = state.observation_string(1)
+    v = view(state.game_state)
+    assert text.startswith("observer 1\nmove 0, player 0 to move")
+    assert f"T0: {v.tableau[0][0]}" in text and f"R1: {v.reserve_tops[1]} [13]" in text
+    assert "H0: [35]" in text
+
+
+def seen_by_replay(game: object, history: list[int]) -> set[object]:
+    """Every card face up in some state along ``history`` (the deal first)."""
+    state = new_game(game.rules, history[0])  # type: ignore[attr-defined]
+    states = [state]
+    for action in history[1:]:
+        state = apply_move(state, action_to_move(action))
+        states.append(state)
+    seen: set[object] = set()
+    for s in states:
+        v = view(s)
+        seen.update(c for group in (v.foundations, v.tableau, v.wastes) for pile in group for c in pile)
+        seen.update(c for c in v.reserve_tops if c is not None)
+    return seen
+
+
+def test_seen_cards_are_every_card_ever_face_up() -> None:
+    for rules in ("casual", "classic"):
+        game = pyspiel.load_game("crapette", {"rules": rules})
+        state = dealt(game, 11)
+        for clone in play_random(state, 600, random.Random(11))[::60]:
+            assert clone.seen_cards == seen_by_replay(game, clone.history())
+
+
+def test_the_information_state_knows_the_cards_turned_over_into_the_hand() -> None:
+    game = pyspiel.load_game("crapette", {"rules": "casual"})
+    state = dealt(game, 2)
+    rng = random.Random(2)
+    while not state.is_terminal():
+        inner = state.game_state
+        hand = inner.hands[inner.current_player]
+        if hand and all(card in state.seen_cards for card in hand):
+            break  # a hand made of a turned-over waste
+        state.apply_action(rng.choice(state.legal_actions()))
+    else:
+        pytest.fail("no waste was turned over")
+    inner = state.game_state
+    player = inner.current_player
+    hand = inner.hands[player]
+    tensor = np.array(state.information_state_tensor(0), dtype=np.float32)
+    rows = tensor[OBSERVATION_SIZE:].reshape(4, 104)
+    for position, card in enumerate(reversed(hand), start=1):
+        assert rows[2 + player, card.index] == position
+    assert f"H{player}: " in state.information_state_string(0)
+    # The observation, unlike the information state, does not know them.
+    assert tensor[:OBSERVATION_SIZE].tolist() == state.observation_tensor(0)
+
+
+def test_the_information_state_does_not_depend_on_unseen_cards() -> None:
+    game = pyspiel.load_game("crapette", {"rules": "classic"})
+    state = dealt(game, 5)
+    for clone in play_random(state, 400, random.Random(5))[::40]:
+        seen = clone.seen_cards
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        other = clone.resample_from_infostate(clone.current_player(), sampler)
+        inner, world = clone.game_state, other.game_state
+        assert isinstance(world, GameState) and view(world) == view(inner)
+        for player in (0, 1):
+            assert other.information_state_string(player) == clone.information_state_string(player)
+            assert other.information_state_tensor(player) == clone.information_state_tensor(player)
+        assert other.legal_actions() == clone.legal_actions()
+        for pile_id in range(22):
+            for before, after in zip(inner.piles[pile_id], world.piles[pile_id]):
+                assert (before == after) or (before not in seen and after not in seen)
+
+
+def test_resampling_deals_the_unseen_cards_afresh() -> None:
+    state = dealt(pyspiel.load_game("crapette"), 3)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    worlds = [state.resample_from_infostate(0, sampler).game_state for _ in range(5)]
+    assert all(world.hands != state.game_state.hands for world in worlds)
+    assert len({world.hands for world in worlds}) == 5
+    real = state.game_state
+    for world in worlds:  # player 0's unseen cards stay in player 0's reserve (below its top) and hand
+        assert set(world.hands[0] + world.reserves[0][:-1]) == set(real.hands[0] + real.reserves[0][:-1])
+        assert world.reserves[0][-1] == real.reserves[0][-1]
+    chance = pyspiel.load_game("crapette").new_initial_state()
+    assert chance.resample_from_infostate(0, sampler).is_chance_node()
+
+
+def test_a_clone_is_independent() -> None:
+    state = dealt(pyspiel.load_game("crapette"), 9)
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert state.game_state == new_game("classic", 9)
+    assert clone.game_state.move_count == 1 and state.history() == [9]
+
+
+def test_ismcts_plays_legal_moves() -> None:
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("crapette", {"rules": "classic(move_limit=60)"})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1))
+    state = dealt(game, 0)
+    for _ in range(5):
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+
+
+def test_action_strings_use_the_move_notation() -> None:
+    state = dealt(pyspiel.load_game("crapette"), 1)
+    action = move_to_action(parse_move("R0-T5"))
+    assert state.action_to_string(0, action) == "R0-T5"
+    assert str(state) == str(state.game_state)

@@ -1,0 +1,228 @@
+"""The PettingZoo environment: PettingZoo's own API and seed tests, rewards, ends, observations, errors."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason='the PettingZoo adapter needs PettingZoo: pip install ".[pettingzoo]"')
+
+import numpy as np  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from conftest import random_states  # noqa: E402
+from test_view import reshuffle_hidden  # noqa: E402
+
+from crapette import (  # noqa: E402
+    IllegalMoveError,
+    ParseError,
+    RuleSet,
+    legal_moves,
+    move_to_action,
+    new_game,
+    parse_move,
+)
+from crapette.cli import render_text  # noqa: E402
+from crapette.observation import action_mask, encode, rewards  # noqa: E402
+from crapette.pettingzoo import AGENTS, env, raw_env  # noqa: E402
+
+# What api_test says of every environment whose observation is the usual dict of
+# "observation" and "action_mask" (PettingZoo's own classic games are exempted by name).
+DICT_OBSERVATION_WARNINGS = {
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+}
+
+
+def play_out(game, rng: random.Random) -> tuple[list[str], dict[str, tuple[float, bool, bool]]]:
+    """Play random legal actions to the end: the agents selected in order, and each agent's last (reward, termination, truncation)."""
+    selected = []
+    final = {}
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, _info = game.last()
+        if termination or truncation:
+            final[agent] = (reward, termination, truncation)
+            game.step(None)
+            continue
+        selected.append(agent)
+        game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return selected, final
+
+
+@pytest.mark.parametrize("rules", ["classic", "casual"])
+def test_pettingzoo_api_test(rules: str) -> None:
+    # A classic game has no move limit: max_moves=300 stops it, so that api_test
+    # plays through truncations as well as terminations in a few seconds.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(rules=rules, max_moves=300), num_cycles=1000)
+    assert {str(w.message) for w in caught} <= DICT_OBSERVATION_WARNINGS
+
+
+def test_pettingzoo_seed_test() -> None:
+    seed_test(lambda: env(rules="classic", max_moves=300), num_cycles=500)
+
+
+def test_seeded_resets_deal_the_same_games_and_deal_options_choose_one() -> None:
+    a, b = raw_env(), raw_env()
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert a.deal == b.deal and a.game_state == b.game_state == new_game(RuleSet.classic(), a.deal)
+    a.reset()
+    b.reset()
+    assert a.deal == b.deal
+    a.reset(seed=6)
+    assert a.deal != b.deal
+    a.reset(options={"deal": 17, "unrelated": True})
+    assert a.deal == 17 and a.game_state == new_game(RuleSet.classic(), 17)
+    assert a.agent_selection == AGENTS[a.game_state.current_player]
+
+
+def test_terminal_rewards_are_the_outcome_and_sum_to_zero() -> None:
+    for rules, deal in (("casual", 3), ("classic(move_limit=300)", 4)):
+        game = env(rules=rules)
+        game.reset(options={"deal": deal})
+        totals = dict.fromkeys(AGENTS, 0.0)
+        for agent in game.agent_iter():
+            _observation, reward, termination, truncation, _info = game.last()
+            totals[agent] += reward
+            if termination or truncation:
+                assert termination and not truncation
+                game.step(None)
+                continue
+            mask = game.observe(agent)["action_mask"]
+            game.step(int(np.flatnonzero(mask)[0]))
+        state = game.unwrapped.game_state
+        assert state.outcome is not None
+        assert tuple(totals[a] for a in AGENTS) == rewards(state.outcome)
+        assert game.agents == []
+
+
+def test_a_game_stopped_by_max_moves_is_truncated_with_no_reward() -> None:
+    game = env(rules="classic", max_moves=40)
+    game.reset(options={"deal": 2})
+    _selected, final = play_out(game, random.Random(2))
+    state = game.unwrapped.game_state
+    assert state.move_count == 40 and state.outcome is None
+    assert final == dict.fromkeys(AGENTS, (0.0, False, True))
+    assert game.agents == []
+
+
+def test_truncation_is_reported_to_both_agents() -> None:
+    game = raw_env(rules="classic", max_moves=40)
+    game.reset(options={"deal": 2})
+    rng = random.Random(2)
+    while not any(game.truncations.values()):
+        game.step(int(rng.choice(np.flatnonzero(game.observe(game.agent_selection)["action_mask"]))))
+    assert game.truncations == dict.fromkeys(AGENTS, True)
+    assert game.terminations == dict.fromkeys(AGENTS, False)
+    assert game.rewards == dict.fromkeys(AGENTS, 0.0)
+    assert not game.observe(game.agent_selection)["action_mask"].any()
+
+
+def test_the_player_to_move_is_selected_and_may_move_several_times() -> None:
+    game = raw_env(rules="casual", max_moves=400)
+    game.reset(options={"deal": 0})
+    selected, _final = play_out(game, random.Random(0))
+    assert any(a == b for a, b in zip(selected, selected[1:]))
+    assert set(selected) == set(AGENTS)
+
+
+def test_observations_are_the_encoding_and_the_mask_is_the_movers() -> None:
+    game = raw_env(rules="classic")
+    game.reset(options={"deal": 9})
+    rng = random.Random(9)
+    for _ in range(60):
+        state = game.game_state
+        mover = AGENTS[state.current_player]
+        assert game.agent_selection == mover
+        for player, agent in enumerate(AGENTS):
+            observation = game.observe(agent)
+            assert np.array_equal(observation["observation"], encode(state, player))
+            if agent == mover:
+                assert np.array_equal(observation["action_mask"], action_mask(state))
+            else:
+                assert not observation["action_mask"].any()
+            assert game.observation_space(agent).contains(observation)
+        game.step(move_to_action(rng.choice(legal_moves(state))))
+
+
+def test_observations_do_not_show_face_down_cards() -> None:
+    rng = random.Random(4)
+    game = raw_env(rules="classic")
+    for state in random_states("classic", 4, 500)[::50]:
+        game.game_state = state
+        first = game.observe("player_0")["observation"]
+        game.game_state = reshuffle_hidden(state, rng)
+        assert np.array_equal(game.observe("player_0")["observation"], first)
+
+
+def test_an_illegal_action_ends_the_game_with_the_illegal_reward() -> None:
+    game = raw_env(rules="classic", illegal_reward=-5)
+    game.reset(options={"deal": 1})
+    game.step(move_to_action(parse_move("T0-F0")))
+    assert game.terminations == dict.fromkeys(AGENTS, True)
+    assert game.rewards == {"player_0": -5.0, "player_1": 0.0}
+    assert game.infos["player_0"] == {"illegal_action": True}
+    assert game.game_state == new_game("classic", 1)
+
+
+def test_an_illegal_action_raises_when_asked_to() -> None:
+    game = env(rules="classic", illegal_reward=None)
+    game.reset(options={"deal": 1})
+    with pytest.raises(IllegalMoveError, match=r"action 0 of player_0: illegal move T0-F0"):
+        game.step(move_to_action(parse_move("T0-F0")))
+    with pytest.raises(ValueError, match="action index must be 0 to 902"):
+        game.step(903)
+    with pytest.raises(ValueError, match="None is the action only of an agent that is done"):
+        game.step(None)
+    assert game.unwrapped.game_state == new_game("classic", 1)
+
+
+def test_render_modes() -> None:
+    game = raw_env(rules="casual", render_mode="ansi")
+    game.reset(options={"deal": 3})
+    assert game.render() == render_text(new_game("casual", 3))
+    human = raw_env(rules="casual", render_mode="human")
+    human.reset(options={"deal": 3})
+    assert human.render() is None
+    silent = raw_env(rules="casual")
+    silent.reset(options={"deal": 3})
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert silent.render() is None
+
+
+def test_render_prints_every_step_in_human_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    game = raw_env(rules="casual", render_mode="human")
+    game.reset(options={"deal": 3})
+    game.step(move_to_action(legal_moves(game.game_state)[0]))
+    assert capsys.readouterr().out == render_text(game.game_state) + "\n"
+
+
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="max_moves must be at least 1"):
+        raw_env(max_moves=0)
+    with pytest.raises(TypeError, match="max_moves must be an int"):
+        raw_env(max_moves=10.0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rules must be a RuleSet"):
+        raw_env(rules=42)  # type: ignore[arg-type]
+    with pytest.raises(ParseError):
+        raw_env(rules="chess")
+    with pytest.raises(TypeError, match="illegal_reward"):
+        raw_env(illegal_reward="-1")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="illegal_reward must be finite"):
+        raw_env(illegal_reward=float("nan"))
+    with pytest.raises(ValueError, match="deal number"):
+        raw_env().reset(options={"deal": 2**64})
+    with pytest.raises(TypeError, match="must be an int"):
+        raw_env().reset(options={"deal": 1.5})
+
+
+def test_rules_may_be_a_ruleset_or_a_text() -> None:
+    rules = RuleSet.casual()
+    assert raw_env(rules=rules).rules is rules
+    assert raw_env(rules="classic(move_limit=200)").rules.move_limit == 200
