@@ -61,6 +61,7 @@ from crapette import (
     move_to_action,
     parse_rules,
 )
+from crapette._state import F0, H0, R0, W0
 
 try:
     import numpy as np
@@ -244,11 +245,11 @@ def encode(position: PublicView | GameState, player: int) -> NDArray[np.float32]
     if isinstance(position, GameState):
         # What view() shows, read from the state without building the view.
         piles = position.piles
-        shown = (*piles[:16], piles[20], piles[21])
-        reserve0, reserve1 = piles[16], piles[17]
+        shown = (*piles[F0:R0], piles[W0], piles[W0 + 1])
+        reserve0, reserve1 = piles[R0], piles[R0 + 1]
         top0 = reserve0[-1] if reserve0 else None
         top1 = reserve1[-1] if reserve1 else None
-        sizes = (len(reserve0), len(reserve1), len(piles[18]), len(piles[19]))
+        sizes = (len(reserve0), len(reserve1), len(piles[H0]), len(piles[H0 + 1]))
     elif isinstance(position, PublicView):
         shown = (*position.foundations, *position.tableau, *position.wastes)
         top0, top1 = position.reserve_tops

@@ -85,6 +85,7 @@ from crapette import (
     legal_actions,
     new_game,
 )
+from crapette._state import H0, R0
 from crapette.simulation import DEFAULT_MAX_MOVES
 
 try:
@@ -176,7 +177,7 @@ class _Play(NamedTuple):
 def _visible_bits(state: GameState) -> int:
     """The cards face up in ``state``: bit ``card.index`` for each."""
     bits = 0
-    for pile in state.piles[:16]:
+    for pile in state.piles[:R0]:  # the foundations and the tableau
         for card in pile:
             bits |= 1 << card.index
     return bits | _top_bits(state)
@@ -345,13 +346,13 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         for player in (0, 1):
             slots = [
                 (pile_id, i)
-                for pile_id in (16 + player, 18 + player)
+                for pile_id in (R0 + player, H0 + player)
                 for i, card in enumerate(piles[pile_id])
                 if not seen >> card.index & 1
             ]
             cards = [piles[pile_id][i] for pile_id, i in slots]
             rng.shuffle(cards)
-            for pile_id in (16 + player, 18 + player):
+            for pile_id in (R0 + player, H0 + player):
                 pile = list(piles[pile_id])
                 for (where, i), card in zip(slots, cards):
                     if where == pile_id:
