@@ -9,6 +9,12 @@ The workload (issue 5): from ``new_game(rules, seed=i)``, pick uniformly among
 game is over or 2000 moves; count moves per second in one process. python-chess:
 uniform choice among ``list(board.legal_moves)``, ``push``, until
 ``board.is_game_over()`` or 300 plies.
+
+The protocol row plays the same workload through ``crapette.protocol.Crapette``,
+as the generic tools play any game (``game.new_game(seed)``,
+``game.legal_moves(state)``, ``game.apply_move(state, move)``), interleaved in
+blocks with the direct calls on the same seeds in the same run, so that both
+see the same machine: the ratio shows what playing through the protocol costs.
 """
 
 from __future__ import annotations
@@ -23,7 +29,9 @@ import time
 import tracemalloc
 from typing import Any
 
-from crapette import GameState, RuleSet, apply_move, legal_moves, new_game
+from crapette import RuleSet, apply_move, legal_moves, new_game, parse_position
+
+from crapette.protocol import Crapette
 
 PRESETS = ("casual", "classic")
 
@@ -46,6 +54,62 @@ def crapette_playouts(rules: RuleSet, seconds: float) -> tuple[int, float]:
         seed += 1
         elapsed = time.perf_counter() - start
     return moves, elapsed
+
+
+def _direct_block(rules: RuleSet, seeds: range) -> tuple[int, float]:
+    moves = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        state = new_game(rules, seed=seed)
+        choice = random.Random(seed).choice
+        count = 0
+        while not state.is_over and count < 2000:
+            state = apply_move(state, choice(legal_moves(state)))
+            count += 1
+        moves += count
+    return moves, time.perf_counter() - start
+
+
+def _protocol_block(game: Crapette, seeds: range) -> tuple[int, float]:
+    moves = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        state = game.new_game(seed)
+        choice = random.Random(seed).choice
+        count = 0
+        while not state.is_over and count < 2000:
+            state = game.apply_move(state, choice(game.legal_moves(state)))
+            count += 1
+        moves += count
+    return moves, time.perf_counter() - start
+
+
+def protocol_overhead(rules: RuleSet, seconds: float) -> tuple[float, float]:
+    """Random self-play direct and through the protocol, interleaved; returns both moves/s.
+
+    Blocks of four seeds are played both ways in turn, the order alternating,
+    for about ``seconds`` in all; both ways play exactly the same games.
+    """
+    game = Crapette(rules)
+    totals = {"direct": [0, 0.0], "protocol": [0, 0.0]}
+    seed = 0
+    while totals["direct"][1] + totals["protocol"][1] < seconds:
+        block = range(seed, seed + 4)
+        runs = [("direct", lambda: _direct_block(rules, block)), ("protocol", lambda: _protocol_block(game, block))]
+        if seed % 8:
+            runs.reverse()
+        played = []
+        for name, run in runs:
+            moves, elapsed = run()
+            totals[name][0] += moves
+            totals[name][1] += elapsed
+            played.append(moves)
+        assert played[0] == played[1], "the protocol played other games than the direct calls"
+        seed += 4
+    return (
+        totals["direct"][0] / totals["direct"][1],
+        totals["protocol"][0] / totals["protocol"][1],
+    )
 
 
 def chess_playouts(seconds: float) -> tuple[int, float] | None:
@@ -80,7 +144,7 @@ def midgame_positions(rules: RuleSet, count: int = 200) -> list[str]:
         rng = random.Random(seed)
         while not state.is_over and state.move_count < 80:
             if state.move_count >= 40 and state.move_count % 8 == 0:
-                positions.append(state.to_position())
+                positions.append(str(state))
             state = apply_move(state, rng.choice(legal_moves(state)))
         seed += 1
     return positions[:count]
@@ -93,7 +157,7 @@ def latencies(rules: RuleSet, repeats: int = 5) -> tuple[float, float]:
     am: list[float] = []
     clock = time.perf_counter_ns
     for _ in range(repeats):
-        fresh = [GameState.from_position(p) for p in positions]
+        fresh = [parse_position(p) for p in positions]
         for state in fresh:
             t0 = clock()
             moves = legal_moves(state)
@@ -150,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         rate = moves / elapsed
         lm, am = latencies(rules)
         mem, seed = memory_of_long_game(rules)
+        direct, protocol = protocol_overhead(rules, args.seconds)
         results[name] = {
             "moves_per_s": rate,
             "ratio_to_python_chess": None if chess_rate is None else rate / chess_rate,
@@ -157,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
             "apply_move_median_us": am,
             "memory_1000_states_bytes": mem,
             "memory_game_seed": seed,
+            "interleaved_direct_moves_per_s": direct,
+            "protocol_moves_per_s": protocol,
+            "protocol_ratio": protocol / direct,
         }
     if args.json:
         print(json.dumps(results, indent=2))
@@ -176,6 +244,14 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:<8} {row['moves_per_s']:>10,.0f} {ratio:>8} "
             f"{row['legal_moves_median_us']:>10.2f}us {row['apply_move_median_us']:>9.2f}us "
             f"{row['memory_1000_states_bytes'] / 1e6:>9.2f} MB"
+        )
+    print("\nrandom self-play through the protocol (crapette.protocol.Crapette), interleaved with")
+    print("the direct calls on the same games in the same run:")
+    for name in PRESETS:
+        row = results[name]
+        print(
+            f"{name:<8} {row['protocol_moves_per_s']:>10,.0f} moves/s through the protocol, "
+            f"{row['interleaved_direct_moves_per_s']:>10,.0f} direct: {row['protocol_ratio']:.3f}x"
         )
     return 0
 

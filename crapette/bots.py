@@ -19,6 +19,19 @@ games it has played before, and whatever order the face-down cards are in.
 >>> bots = [RandomBot(seed=1), GreedyBot(), SearchBot(seed=1)]
 >>> all(bot.choose(state) in legal_moves(state) for bot in bots)
 True
+
+:class:`RandomBot` and :class:`SearchBot` also play any other game that
+implements :class:`crapette.protocol.CardGame`: build them with ``game=`` that
+game (a module or an object). They then see what the game's ``view`` shows
+the player to move, and the search bot looks ahead in the states that the
+game's ``determinize`` deals from that view. :class:`GreedyBot` knows
+Crapette only.
+
+>>> from crapette.protocol import Crapette
+>>> game = Crapette("casual")
+>>> bot = SearchBot(seed=1, budget=20, game=game)
+>>> bot.choose(game.new_game(2)) in game.legal_moves(game.new_game(2))
+True
 """
 
 from __future__ import annotations
@@ -26,7 +39,7 @@ from __future__ import annotations
 import random
 import zlib
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ._cards import ALL_CARDS, Card
 from ._engine import apply_move, legal_moves
@@ -34,6 +47,7 @@ from ._moves import Draw, EndTurn, Move, MoveStack, Play
 from ._rules import LoadTarget, Scoring
 from ._state import H0, R0, W0, GameState, PileKind
 from ._view import PublicView, view
+from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
 
 __all__ = [
     "Bot",
@@ -54,7 +68,8 @@ class Bot(Protocol):
 
     A bot for :func:`crapette.simulation.simulate` should also be picklable (to
     run in other processes) and should decide from the public view only
-    (:func:`crapette.view`). Any class with a ``choose`` method will do:
+    (:func:`crapette.view`, or the ``view`` of the game it plays). Any class
+    with a ``choose`` method will do:
 
     >>> from crapette import legal_moves, new_game
     >>> class FirstMoveBot:
@@ -85,6 +100,60 @@ def _check_state(state: object) -> GameState:
     if state.is_over:
         raise ValueError(f"the game is over ({state.outcome}): there is no move to choose")
     return state
+
+
+def _check_game(game: object) -> CardGame[Any, Any, Any] | None:
+    """None for Crapette (under any rules), else the game, checked."""
+    if game is None or isinstance(game, Crapette):
+        return None
+    return check_card_game(game)
+
+
+def _check_game_state(game: CardGame[Any, Any, Any], state: Any) -> Any:
+    try:
+        over = state.is_over
+    except AttributeError:
+        raise TypeError(
+            f"choose() expects a state of {game_name(game)}, got {type(state).__name__}"
+        ) from None
+    if over:
+        raise ValueError(f"the game is over ({state.outcome}): there is no move to choose")
+    return state
+
+
+def _game_rng(seed: int, view_of_player: object) -> random.Random:
+    """A generator seeded by ``seed`` and the view, the same in every process.
+
+    A str seed is hashed with SHA-512 (not Python's salted ``hash``), so the
+    view's ``repr`` decides: the game's views must have a repr that shows
+    them whole, as attrs classes do.
+    """
+    return random.Random(f"{seed}/{view_of_player!r}")
+
+
+def _game_suffix(game: CardGame[Any, Any, Any] | None) -> str:
+    return "" if game is None else f", game={game_name(game)}"
+
+
+def _same_game(a: object, b: object) -> bool:
+    return a is b or (a is not None and b is not None and a == b)
+
+
+class _GameBot:
+    """What the bots that play any game share: their game, and how it travels."""
+
+    game: CardGame[Any, Any, Any] | None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A module does not pickle: it travels as its name (crapette.protocol).
+        state = dict(self.__dict__)
+        state["game"] = _portable(state.get("game"))
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        state["game"] = _resolve(state.get("game"))
+        self.__dict__.update(state)
 
 
 def _view_key(v: PublicView) -> int:
@@ -178,16 +247,21 @@ def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     hands = [tuple(filled[(player, PileKind.HAND)]) for player in (0, 1)]
     piles = (*v.foundations, *v.tableau, *reserves, *hands, *v.wastes)
     return GameState(
-        v.rules, piles, v.current_player, v.move_count, v.drawn, v.passes, v.exhausted, v.played
+        v.rules, piles, v.current_player, v.move_count, v.drawn, v.passes, v.exhausted, v.played, v.counters
     )
 
 
-class RandomBot:
+class RandomBot(_GameBot):
     """Plays a legal move chosen uniformly at random.
 
     The choice is drawn from a generator seeded by ``seed`` and the public view
     of the position, so it is reproducible: the same bot chooses the same move
     in the same position, in any process and after any number of games.
+
+    ``game`` is the game the bot plays: None (the default) for Crapette under
+    any rules, else any :class:`~crapette.protocol.CardGame` (a module or an
+    object); the bot then asks that game for the legal moves and seeds its
+    choice with the view of the player to move.
 
     >>> from crapette import new_game
     >>> state = new_game("casual", seed=3)
@@ -197,27 +271,42 @@ class RandomBot:
     RandomBot(seed=7)
 
     :raises ValueError: if ``seed`` is not an int with ``0 <= seed < 2**64``.
+    :raises TypeError: if ``game`` is not a card game.
+
+    .. versionchanged:: 0.2.0
+       The ``game`` argument: the bot plays any card game.
     """
 
     name = "random"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, *, game: object = None) -> None:
         self.seed = _check_seed(seed)
+        self.game = _check_game(game)
 
     def __repr__(self) -> str:
-        return f"RandomBot(seed={self.seed})"
+        return f"RandomBot(seed={self.seed}{_game_suffix(self.game)})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is RandomBot and other.seed == self.seed
+        return (
+            type(other) is RandomBot and other.seed == self.seed and _same_game(other.game, self.game)
+        )
 
     def __hash__(self) -> int:
-        return hash(("RandomBot", self.seed))
+        if self.game is None:
+            return hash(("RandomBot", self.seed))
+        return hash(("RandomBot", self.seed, game_name(self.game)))
 
-    def choose(self, state: GameState) -> Move:
+    def choose(self, state: Any) -> Any:
         """A legal move of ``state``, uniformly at random.
 
         :raises ValueError: if the game is over.
         """
+        game = self.game
+        if game is not None:
+            _check_game_state(game, state)
+            moves = game.legal_moves(state)
+            v = game.view(state, state.current_player)
+            return moves[_game_rng(self.seed, v).randrange(len(moves))]
         v = view(_check_state(state))
         moves = v.legal_moves
         return moves[_rng(self.seed, v).randrange(len(moves))]
@@ -448,7 +537,23 @@ def _playout(world: GameState, player: int) -> float:
     return _evaluate(state, player)
 
 
-class SearchBot:
+#: Moves a playout of another game may make before it is cut short (and scored 0).
+_GAME_HORIZON = 1000
+
+
+def _game_playout(game: CardGame[Any, Any, Any], state: Any, player: int, rng: random.Random) -> float:
+    """Play on at random to the end of the game; what it is worth to ``player`` (0 if cut short)."""
+    legal = game.legal_moves
+    apply = game.apply_move
+    choice = rng.choice
+    for _ in range(_GAME_HORIZON):
+        if state.is_over:
+            return float(game.returns(state)[player])
+        state = apply(state, choice(legal(state)))
+    return float(game.returns(state)[player]) if state.is_over else 0.0
+
+
+class SearchBot(_GameBot):
     """Looks ahead by playing out each legal move in sampled worlds, and plays the best on average.
 
     The bot cannot see the face-down cards, so it samples: it deals the unseen
@@ -474,6 +579,15 @@ class SearchBot:
     milliseconds on average and well under a second at worst. A position
     with a single legal move costs nothing.
 
+    With ``game=`` another :class:`~crapette.protocol.CardGame`, the bot
+    does the same with what that game offers: it deals worlds from the view
+    of the player to move with the game's ``determinize``, tries every legal
+    move in each, plays on at random to the end of the game (at most 1000
+    moves, else the playout counts 0) and plays the move whose worlds the
+    game's ``returns`` value best on average for the bot (one of them at
+    random, from its generator, on a tie). The cost of a decision is
+    ``budget`` random games to the end.
+
     >>> from crapette import new_game
     >>> bot = SearchBot(seed=3, budget=24)
     >>> state = new_game("classic", seed=5)
@@ -483,6 +597,10 @@ class SearchBot:
     SearchBot(seed=3, budget=24)
 
     :raises ValueError: if ``seed`` is out of range or ``budget`` is not a positive int.
+    :raises TypeError: if ``game`` is not a card game.
+
+    .. versionchanged:: 0.2.0
+       The ``game`` argument: the bot plays any card game.
     """
 
     name = "search"
@@ -490,28 +608,37 @@ class SearchBot:
     #: The default number of playouts per decision.
     DEFAULT_BUDGET = 200
 
-    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: object = None) -> None:
         self.seed = _check_seed(seed)
         if not isinstance(budget, int) or isinstance(budget, bool):
             raise TypeError(f"budget must be an int, got {type(budget).__name__}")
         if budget < 1:
             raise ValueError(f"budget must be at least 1 playout, got {budget}")
         self.budget = budget
+        self.game = _check_game(game)
 
     def __repr__(self) -> str:
-        return f"SearchBot(seed={self.seed}, budget={self.budget})"
+        return f"SearchBot(seed={self.seed}, budget={self.budget}{_game_suffix(self.game)})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is SearchBot and (other.seed, other.budget) == (self.seed, self.budget)
+        return (
+            type(other) is SearchBot
+            and (other.seed, other.budget) == (self.seed, self.budget)
+            and _same_game(other.game, self.game)
+        )
 
     def __hash__(self) -> int:
-        return hash(("SearchBot", self.seed, self.budget))
+        if self.game is None:
+            return hash(("SearchBot", self.seed, self.budget))
+        return hash(("SearchBot", self.seed, self.budget, game_name(self.game)))
 
-    def choose(self, state: GameState) -> Move:
+    def choose(self, state: Any) -> Any:
         """The legal move of ``state`` with the best average playout.
 
         :raises ValueError: if the game is over.
         """
+        if self.game is not None:
+            return self._choose_in(self.game, state)
         v = view(_check_state(state))
         moves = v.legal_moves
         if len(moves) == 1:
@@ -534,13 +661,34 @@ class SearchBot:
         ]
         return moves[values.index(max(values))]
 
+    def _choose_in(self, game: CardGame[Any, Any, Any], state: Any) -> Any:
+        _check_game_state(game, state)
+        moves = game.legal_moves(state)
+        if len(moves) == 1:
+            return moves[0]
+        player = state.current_player
+        v = game.view(state, player)
+        rng = _game_rng(self.seed, v)
+        samples = max(1, self.budget // len(moves))
+        totals = [0.0] * len(moves)
+        for _ in range(samples):
+            world = game.determinize(v, rng)
+            for i, move in enumerate(moves):
+                totals[i] += _game_playout(game, game.apply_move(world, move), player, rng)
+        # A tie is broken at random: the first move in legal order may be one that changes nothing.
+        best = max(totals)
+        return moves[rng.choice([i for i, total in enumerate(totals) if total == best])]
+
 
 #: The names :func:`make_bot` knows.
 BOT_NAMES = ("random", "greedy", "search")
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
+def make_bot(name: str, seed: int = 0, *, game: object = None) -> Bot:
     """A bot by name: ``"random"``, ``"greedy"`` or ``"search"`` (any case), seeded by ``seed``.
+
+    ``game`` is the game it plays (None for Crapette; see :class:`RandomBot`);
+    the greedy bot plays Crapette only.
 
     >>> make_bot("search", seed=2)
     SearchBot(seed=2, budget=200)
@@ -549,15 +697,23 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     ...
     ValueError: unknown bot 'chess': expected one of random, greedy, search
 
-    :raises ValueError: if there is no bot of that name.
+    :raises ValueError: if there is no bot of that name, or it does not play ``game``.
+
+    .. versionchanged:: 0.2.0
+       The ``game`` argument.
     """
     if not isinstance(name, str):
         raise TypeError(f"a bot name must be a str, got {type(name).__name__}")
     key = name.strip().lower()
+    checked = _check_game(game)
     if key == "random":
-        return RandomBot(seed=seed)
+        return RandomBot(seed=seed, game=checked)
     if key == "greedy":
+        if checked is not None:
+            raise ValueError(
+                f"the greedy bot plays Crapette only, not {game_name(checked)}: choose random or search"
+            )
         return GreedyBot()
     if key == "search":
-        return SearchBot(seed=seed)
+        return SearchBot(seed=seed, game=checked)
     raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")

@@ -11,10 +11,23 @@ Ray cluster through an executor (any object with a
 >>> report = simulate("classic", bots=(GreedyBot(), RandomBot(seed=1)), games=4, seed=10)
 >>> report.wins, report.draws
 ((4, 0), 0)
+
+The same functions play any other game that implements
+:class:`crapette.protocol.CardGame` (a module or an object), with one bot per
+player: pass the game in place of the rules. The seats then rotate every game,
+and each deal is played once with the bots in each rotation of the seats.
+
+>>> from crapette.bots import SearchBot
+>>> from crapette.protocol import Crapette
+>>> game = Crapette("classic")
+>>> report = simulate(game, (SearchBot(seed=1, budget=20, game=game), RandomBot(seed=1, game=game)), games=2)
+>>> report.wins
+(2, 0)
 """
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
 import copy
 import importlib
@@ -28,9 +41,9 @@ import attrs
 from ._engine import apply_move, new_game
 from ._errors import IllegalMoveError
 from ._moves import Move
-from ._position import rules_to_text
 from ._rules import RuleSet
-from ._state import EndReason, Outcome, settle
+from ._state import EndReason, settle
+from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
 
 __all__ = [
     "DEFAULT_MAX_MOVES",
@@ -65,8 +78,8 @@ class Executor(Protocol):
 class GameResult:
     """How one simulated game went.
 
-    Bots are numbered as in the ``bots`` argument of :func:`simulate` (0 and 1);
-    players as in the game (0 and 1).
+    Bots are numbered as in the ``bots`` argument of :func:`simulate` (0 and 1
+    in Crapette); players as in the game (0 and 1).
 
     >>> from crapette.bots import GreedyBot
     >>> result = play_game("classic", (GreedyBot(), GreedyBot()), deal=3)
@@ -79,19 +92,22 @@ class GameResult:
     #: The seed the game was dealt from (:func:`crapette.new_game`).
     deal: int
     #: ``seats[player]`` is the bot that played as that player.
-    seats: tuple[int, int]
+    seats: tuple[int, ...]
     #: The player who moved first.
     first_player: int
     #: The bot that won, or None for a game without a winner.
     winner: int | None
-    #: Why the game ended. A game stopped by the move cap ends with ``EndReason.MOVE_LIMIT``.
-    reason: EndReason
+    #: Why the game ended. A Crapette game stopped by the move cap ends with
+    #: ``EndReason.MOVE_LIMIT``. In another game: the string of its outcome's
+    #: ``reason`` (``"over"`` if it has none), or ``"capped"``.
+    reason: EndReason | str
     #: True if the game was stopped by the simulation's move cap (not by the rules).
     capped: bool
     #: Moves played.
     moves: int
-    #: Points scored by each bot (in bot order), or None under rules without scoring.
-    points: tuple[int, int] | None
+    #: Points scored by each bot (in bot order), or None under rules without scoring
+    #: (in another game: when its outcome has no ``scores``).
+    points: tuple[int, ...] | None
 
     @property
     def first_bot(self) -> int:
@@ -111,11 +127,15 @@ class GameResult:
             "seats": list(self.seats),
             "first_player": self.first_player,
             "winner": self.winner,
-            "reason": self.reason.value,
+            "reason": _reason_text(self.reason),
             "capped": self.capped,
             "moves": self.moves,
             "points": None if self.points is None else list(self.points),
         }
+
+
+def _reason_text(reason: EndReason | str) -> str:
+    return reason.value if isinstance(reason, EndReason) else str(reason)
 
 
 def _rate(part: int, whole: int) -> float:
@@ -137,16 +157,18 @@ class SimulationReport:
     2
     """
 
-    #: The rules every game was played under.
-    rules: RuleSet
-    #: The two bots, described by their ``repr``.
-    bots: tuple[str, str]
+    #: The rules every game was played under (None for a game other than Crapette).
+    rules: RuleSet | None
+    #: The bots, described by their ``repr``.
+    bots: tuple[str, ...]
     #: The seed the deals were derived from.
     seed: int
     #: The move cap of every game.
     max_moves: int
     #: Every game, in order.
     results: tuple[GameResult, ...]
+    #: The name of the game played.
+    game: str = "crapette"
 
     @property
     def games(self) -> int:
@@ -154,13 +176,13 @@ class SimulationReport:
         return len(self.results)
 
     @property
-    def wins(self) -> tuple[int, int]:
+    def wins(self) -> tuple[int, ...]:
         """Games won by each bot, in the order the bots were given."""
-        counts = [0, 0]
+        counts = [0] * len(self.bots)
         for r in self.results:
             if r.winner is not None:
                 counts[r.winner] += 1
-        return (counts[0], counts[1])
+        return tuple(counts)
 
     @property
     def draws(self) -> int:
@@ -196,6 +218,17 @@ class SimulationReport:
         return sum(1 for r in self.results if r.capped)
 
     @property
+    def endings(self) -> dict[str, int]:
+        """How many games ended for each reason (by its string), and ``"capped"``: the games the cap stopped.
+
+        >>> from crapette.bots import GreedyBot, RandomBot
+        >>> simulate("classic", (GreedyBot(), RandomBot()), games=2).endings
+        {'emptied': 2, 'capped': 0}
+        """
+        counts = collections.Counter(_reason_text(r.reason) for r in self.results if not r.capped)
+        return {**dict(sorted(counts.items())), "capped": self.capped}
+
+    @property
     def lengths(self) -> tuple[int, ...]:
         """The number of moves of each game, in game order."""
         return tuple(r.moves for r in self.results)
@@ -206,13 +239,13 @@ class SimulationReport:
         return statistics.fmean(self.lengths) if self.results else 0.0
 
     @property
-    def seat_wins(self) -> tuple[int, int]:
-        """Games won by player 0 and by player 1, whichever bot sat there."""
-        counts = [0, 0]
+    def seat_wins(self) -> tuple[int, ...]:
+        """Games won by player 0, by player 1 (and so on), whichever bot sat there."""
+        counts = [0] * len(self.bots)
         for r in self.results:
             if r.winner is not None:
                 counts[r.seats.index(r.winner)] += 1
-        return (counts[0], counts[1])
+        return tuple(counts)
 
     @property
     def first_mover_wins(self) -> int:
@@ -225,24 +258,31 @@ class SimulationReport:
         return _rate(self.first_mover_wins, self.games - self.draws)
 
     @property
-    def points(self) -> tuple[int, int] | None:
-        """Points scored by each bot over all games, or None under rules without scoring."""
-        if self.rules.scoring is None:
+    def points(self) -> tuple[int, ...] | None:
+        """Points scored by each bot over all games, or None under rules without scoring.
+
+        In another game: None when no game's outcome had ``scores``.
+        """
+        if self.rules is None:
+            if all(r.points is None for r in self.results):
+                return None
+        elif self.rules.scoring is None:
             return None
-        totals = [0, 0]
+        totals = [0] * len(self.bots)
         for r in self.results:
             if r.points is not None:
-                totals[0] += r.points[0]
-                totals[1] += r.points[1]
-        return (totals[0], totals[1])
+                for bot, points in enumerate(r.points):
+                    totals[bot] += points
+        return tuple(totals)
 
     def win_rate(self, bot: int) -> float:
-        """The share of all games that ``bot`` (0 or 1) won.
+        """The share of all games that ``bot`` (0 or 1 in Crapette) won.
 
-        :raises ValueError: if ``bot`` is not 0 or 1.
+        :raises ValueError: if ``bot`` is not the number of one of the bots.
         """
-        if bot not in (0, 1):
-            raise ValueError(f"bot must be 0 or 1, got {bot!r}")
+        if bot not in range(len(self.bots)) or isinstance(bot, bool):
+            numbers = " or ".join(str(b) for b in range(len(self.bots)))
+            raise ValueError(f"bot must be {numbers}, got {bot!r}")
         return _rate(self.wins[bot], self.games)
 
     def to_dict(self, *, games: bool = False) -> dict[str, Any]:
@@ -254,8 +294,11 @@ class SimulationReport:
         ([2, 0], ['GreedyBot()', 'RandomBot(seed=0)'])
         """
         lengths = self.lengths
+        head: dict[str, Any] = (
+            {"game": self.game} if self.rules is None else {"rules": str(self.rules)}
+        )
         data: dict[str, Any] = {
-            "rules": rules_to_text(self.rules),
+            **head,
             "bots": list(self.bots),
             "games": self.games,
             "seed": self.seed,
@@ -265,7 +308,9 @@ class SimulationReport:
             "win_rates": [self.win_rate(0), self.win_rate(1)],
             "win_rate_intervals": [list(wilson_interval(w, self.games)) for w in self.wins],
             "points": None if self.points is None else list(self.points),
-            "endings": {
+            "endings": self.endings
+            if self.rules is None
+            else {
                 "emptied": self.emptied,
                 "stalemate": self.stalemates,
                 "blocked": self.blocked,
@@ -300,9 +345,12 @@ class SimulationReport:
         the first mover won ... of 2 games with a winner (...%)
         """
         width = max(18, *(len(b) for b in self.bots))
+        players = len(self.bots)
+        title = self.game if self.rules is None else str(self.rules)
+        seats = {1: "", 2: "seats swapped every game, "}.get(players, "seats rotated every game, ")
         lines = [
-            f"{rules_to_text(self.rules)}, {self.games} games from seed {self.seed} "
-            f"(seats swapped every game, at most {self.max_moves} moves a game)",
+            f"{title}, {self.games} games from seed {self.seed} "
+            f"({seats}at most {self.max_moves} moves a game)",
             f"{'bot':<{width}} {'wins':>5}  {'win rate':>8}  {'95% interval':>13}  {'points':>8}",
         ]
         points = self.points
@@ -314,20 +362,25 @@ class SimulationReport:
                 f"{f'{low:.1%}-{high:.1%}':>13}  {pts:>8}"
             )
         lengths = self.lengths
-        lines.append(
-            f"draws {self.draws}; endings: emptied {self.emptied}, stalemate {self.stalemates}, "
-            f"blocked {self.blocked}, move limit {self.move_limits}, capped {self.capped}"
-        )
+        if self.rules is None:
+            endings = ", ".join(f"{reason} {count}" for reason, count in self.endings.items())
+            lines.append(f"{'unwon' if players == 1 else 'draws'} {self.draws}; endings: {endings}")
+        else:
+            lines.append(
+                f"draws {self.draws}; endings: emptied {self.emptied}, stalemate {self.stalemates}, "
+                f"blocked {self.blocked}, move limit {self.move_limits}, capped {self.capped}"
+            )
         if lengths:
             lines.append(
                 f"game length: mean {self.mean_length:.1f}, median {statistics.median(lengths):g}, "
                 f"min {min(lengths)}, max {max(lengths)} moves"
             )
         decided = self.games - self.draws
-        lines.append(
-            f"the first mover won {self.first_mover_wins} of {decided} games with a winner "
-            f"({self.first_mover_win_rate:.1%})"
-        )
+        if players > 1:
+            lines.append(
+                f"the first mover won {self.first_mover_wins} of {decided} games with a winner "
+                f"({self.first_mover_win_rate:.1%})"
+            )
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -359,17 +412,18 @@ def _bot_name(bot: object) -> str:
     return repr(bot)
 
 
-def _points(outcome: Outcome, seats: tuple[int, int]) -> tuple[int, int] | None:
-    if outcome.scores is None:
+def _points(outcome: Any, seats: tuple[int, ...]) -> tuple[int, ...] | None:
+    scores = outcome.scores
+    if scores is None:
         return None
-    points = [0, 0]
-    for player in (0, 1):
-        points[seats[player]] += outcome.scores[player]
-    return (points[0], points[1])
+    points = [0] * len(seats)
+    for player, bot in enumerate(seats):
+        points[bot] += scores[player]
+    return tuple(points)
 
 
 def _play(
-    rules: RuleSet, bots: Sequence[Any], index: int, deal: int, seats: tuple[int, int], max_moves: int
+    rules: RuleSet, bots: Sequence[Any], index: int, deal: int, seats: tuple[int, ...], max_moves: int
 ) -> GameResult:
     state = new_game(rules, deal)
     first = state.current_player
@@ -407,20 +461,75 @@ def _play(
     )
 
 
+def _play_other(
+    game: CardGame[Any, Any, Any],
+    bots: Sequence[Any],
+    index: int,
+    deal: int,
+    seats: tuple[int, ...],
+    max_moves: int,
+) -> GameResult:
+    """One game of a game other than Crapette, through the protocol."""
+    state = game.new_game(deal)
+    first = state.current_player
+    moves = 0
+    apply = game.apply_move
+    while not state.is_over and moves < max_moves:
+        player = state.current_player
+        bot = bots[seats[player]]
+        move = bot.choose(state)
+        try:
+            state = apply(state, move)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(
+                f"{_bot_name(bot)} as player {player} chose an illegal move in game {index} "
+                f"(deal {deal}) at move {moves}: {exc}"
+            ) from None
+        moves += 1
+    outcome = state.outcome
+    if outcome is None:
+        return GameResult(index, deal, seats, first, None, "capped", True, moves, None)
+    winner = None if outcome.winner is None else seats[outcome.winner]
+    reason = getattr(outcome, "reason", None)
+    return GameResult(
+        index=index,
+        deal=deal,
+        seats=seats,
+        first_player=first,
+        winner=winner,
+        reason="over" if reason is None else _reason_text(reason),
+        capped=False,
+        moves=moves,
+        points=_points(outcome, seats),
+    )
+
+
 def _play_chunk(
-    rules: RuleSet, bots: tuple[Any, Any], tasks: Sequence[tuple[int, int, tuple[int, int]]], max_moves: int
+    target: RuleSet | Any, bots: tuple[Any, ...], tasks: Sequence[tuple[int, int, tuple[int, ...]]], max_moves: int
 ) -> list[GameResult]:
     # Every game starts from a fresh copy of the bots, so a bot that keeps state
     # gives the same results however the games are split among workers.
-    return [_play(rules, copy.deepcopy(bots), i, deal, seats, max_moves) for i, deal, seats in tasks]
+    if isinstance(target, RuleSet):
+        return [_play(target, copy.deepcopy(bots), i, deal, seats, max_moves) for i, deal, seats in tasks]
+    game = _resolve(target)
+    return [_play_other(game, copy.deepcopy(bots), i, deal, seats, max_moves) for i, deal, seats in tasks]
 
 
-def _check_rules(rules: object) -> RuleSet:
+def _check_rules(rules: object) -> RuleSet | CardGame[Any, Any, Any]:
+    """The rule set of a Crapette game, or the other game to play."""
     if isinstance(rules, str):
         return RuleSet.from_name(rules)
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
-    return rules
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, Crapette):
+        return rules.rules
+    try:
+        return check_card_game(rules)
+    except TypeError as exc:
+        raise TypeError(
+            f"rules must be a RuleSet or a preset name, or a game (crapette.protocol.CardGame); "
+            f"got {type(rules).__name__}: {exc}"
+        ) from None
 
 
 def _check_int(name: str, value: object, low: int) -> int:
@@ -431,17 +540,39 @@ def _check_int(name: str, value: object, low: int) -> int:
     return value
 
 
-def _check_bots(bots: object) -> tuple[Any, Any]:
-    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) != 2:
-        raise TypeError(f"bots must be a pair of bots (a, b), got {bots!r}")
+_NO_GAME = object()
+
+
+def _check_bots(bots: object, target: RuleSet | CardGame[Any, Any, Any] | None = None) -> tuple[Any, ...]:
+    other = None if target is None or isinstance(target, RuleSet) else target
+    count = 2 if other is None else other.num_players
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) != count:
+        if other is None:
+            raise TypeError(f"bots must be a pair of bots (a, b), got {bots!r}")
+        raise TypeError(
+            f"bots must be a sequence of {count} bot{'s' if count > 1 else ''}, one per player "
+            f"of {game_name(other)}, got {bots!r}"
+        )
     for bot in bots:
         if not callable(getattr(bot, "choose", None)):
             raise TypeError(f"a bot needs a choose(state) method, got {bot!r}")
-    return (bots[0], bots[1])
+        # The library's bots say which game they play: it must be this one.
+        plays = getattr(bot, "game", _NO_GAME)
+        if plays is _NO_GAME:
+            continue
+        if other is None and plays is not None:
+            raise TypeError(f"{_bot_name(bot)} plays {game_name(plays)}, not Crapette")
+        if other is not None and plays is not other and plays != other:
+            wanted = game_name(other)
+            raise TypeError(
+                f"{_bot_name(bot)} plays {'Crapette' if plays is None else game_name(plays)}, "
+                f"not {wanted}: build it with game={wanted}"
+            )
+    return tuple(bots)
 
 
 def play_game(
-    rules: RuleSet | str,
+    rules: RuleSet | str | CardGame[Any, Any, Any],
     bots: Sequence[Any],
     *,
     deal: int = 0,
@@ -453,6 +584,10 @@ def play_game(
     it is then settled as if the rules' move limit had been reached (a draw
     without scoring; the lower penalty wins with it) and marked ``capped``.
 
+    ``rules`` may also be another game (:class:`~crapette.protocol.CardGame`),
+    with one bot per player. A game of it that the cap stops has no winner
+    and no points, and its reason is ``"capped"``.
+
     >>> from crapette.bots import GreedyBot, RandomBot
     >>> result = play_game("classic", (GreedyBot(), RandomBot()), deal=1)
     >>> result.winner, result.reason
@@ -460,17 +595,27 @@ def play_game(
 
     :raises IllegalMoveError: if a bot chooses an illegal move.
     :raises TypeError: if a bot's ``choose`` returns something that is not a Move.
+
+    .. versionchanged:: 0.2.0
+       ``rules`` may be any card game.
     """
-    rules = _check_rules(rules)
-    pair = _check_bots(bots)
+    target = _check_rules(rules)
+    chosen = _check_bots(bots, target)
     if not isinstance(deal, int) or isinstance(deal, bool) or not 0 <= deal < _MAX_SEED:
         raise ValueError(f"deal must be an int with 0 <= deal < 2**64, got {deal!r}")
     _check_int("max_moves", max_moves, 1)
-    return _play(rules, pair, 0, deal, (0, 1), max_moves)
+    seats = tuple(range(len(chosen)))
+    if isinstance(target, RuleSet):
+        return _play(target, chosen, 0, deal, seats, max_moves)
+    return _play_other(target, chosen, 0, deal, seats, max_moves)
 
 
-def _tasks(games: int, seed: int) -> list[tuple[int, int, tuple[int, int]]]:
-    return [(i, seed + i // 2, (0, 1) if i % 2 == 0 else (1, 0)) for i in range(games)]
+def _tasks(games: int, seed: int, players: int = 2) -> list[tuple[int, int, tuple[int, ...]]]:
+    # Game i: deal seed + i // players, player p played by bot (p + i) % players.
+    return [
+        (i, seed + i // players, tuple((p + i) % players for p in range(players)))
+        for i in range(games)
+    ]
 
 
 def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
@@ -479,7 +624,7 @@ def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
 
 
 def simulate(
-    rules: RuleSet | str,
+    rules: RuleSet | str | CardGame[Any, Any, Any],
     bots: Sequence[Any],
     games: int = 100,
     seed: int = 0,
@@ -489,6 +634,9 @@ def simulate(
     max_moves: int = DEFAULT_MAX_MOVES,
 ) -> SimulationReport:
     """Play ``games`` games between ``bots = (a, b)`` and report the results.
+
+    ``rules`` is the rule set of Crapette (a :class:`~crapette.RuleSet` or a
+    preset name), or any other game (see *Other games* below).
 
     Game ``i`` is dealt from seed ``seed + i // 2`` (:func:`crapette.new_game`),
     so every deal is played twice, once with each bot as player 0: ``a`` is
@@ -514,36 +662,54 @@ def simulate(
     >>> report.wins, report.seat_wins, [r.deal for r in report.results]
     ((5, 1), (2, 4), [42, 42, 43, 43, 44, 44])
 
-    :raises TypeError: if ``bots`` is not a pair of objects with a ``choose`` method,
-        or an argument has the wrong type.
+    **Other games.** ``rules`` may be any game that implements
+    :class:`crapette.protocol.CardGame` (a module or an object), and ``bots``
+    then holds one bot per player (the library's bots built with ``game=``
+    that game). Game ``i`` is dealt from ``game.new_game(seed + i // n)``
+    for ``n`` players, and player ``p`` is played by bot ``(p + i) % n``: every
+    deal is played once with each bot in each seat's rotation. A game that the
+    cap stops counts as ``capped``, with no winner and no points. Points are
+    the outcome's ``scores``; the report's ``rules`` is None and its ``game``
+    the game's name. With an executor, a game that is a module must be
+    importable by its name in the workers.
+
+    :raises TypeError: if ``bots`` is not a pair of objects with a ``choose`` method
+        (one per player for another game), a bot plays another game, or an
+        argument has the wrong type.
     :raises ValueError: if ``games`` or ``max_moves`` is below 1, or the seeds leave
         ``0 <= seed < 2**64``.
     :raises InvalidRulesError: if ``rules`` names no preset.
     :raises IllegalMoveError: if a bot chooses an illegal move.
     :raises ImportError: if ``progress`` is true and tqdm is not installed.
+
+    .. versionchanged:: 0.2.0
+       ``rules`` may be any card game.
     """
-    rules = _check_rules(rules)
-    pair = _check_bots(bots)
+    target = _check_rules(rules)
+    chosen = _check_bots(bots, target)
     _check_int("games", games, 1)
     _check_int("seed", seed, 0)
     _check_int("max_moves", max_moves, 1)
-    if seed + (games - 1) // 2 >= _MAX_SEED:
-        raise ValueError(f"the deal seeds {seed} to {seed + (games - 1) // 2} must stay below 2**64")
+    players = len(chosen)
+    last = seed + (games - 1) // players
+    if last >= _MAX_SEED:
+        raise ValueError(f"the deal seeds {seed} to {last} must stay below 2**64")
     if executor is not None and not callable(getattr(executor, "submit", None)):
         raise TypeError(f"executor must have a submit(fn, *args) method, got {executor!r}")
     bar = _progress_bar(games) if progress else None
-    tasks = _tasks(games, seed)
+    tasks = _tasks(games, seed, players)
     results: list[GameResult] = []
     try:
         if executor is None:
             for task in tasks:
-                results.extend(_play_chunk(rules, pair, [task], max_moves))
+                results.extend(_play_chunk(target, chosen, [task], max_moves))
                 if bar is not None:
                     bar.update(1)
         else:
             size = max(1, min(25, games // 64))
+            portable = target if isinstance(target, RuleSet) else _portable(target)
             futures = [
-                executor.submit(_play_chunk, rules, pair, chunk, max_moves)
+                executor.submit(_play_chunk, portable, chosen, chunk, max_moves)
                 for chunk in _chunks(tasks, size)
             ]
             try:
@@ -562,12 +728,21 @@ def simulate(
         if bar is not None:
             bar.close()
     results.sort(key=lambda r: r.index)
+    if isinstance(target, RuleSet):
+        return SimulationReport(
+            rules=target,
+            bots=tuple(_bot_name(bot) for bot in chosen),
+            seed=seed,
+            max_moves=max_moves,
+            results=tuple(results),
+        )
     return SimulationReport(
-        rules=rules,
-        bots=(_bot_name(pair[0]), _bot_name(pair[1])),
+        rules=None,
+        bots=tuple(_bot_name(bot) for bot in chosen),
         seed=seed,
         max_moves=max_moves,
         results=tuple(results),
+        game=game_name(target),
     )
 
 

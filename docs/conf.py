@@ -138,7 +138,7 @@ def _check_every_public_name_documented(app: Any, env: Any) -> None:
     missing = [name for name in crapette.__all__ if f"crapette.{name}" not in objects]
     for module in (
         "bots", "simulation", "svg", "strategies", "testing", "variants",
-        "observation", "pettingzoo", "gymnasium", "openspiel",
+        "observation", "pettingzoo", "gymnasium", "openspiel", "protocol",
     ):
         try:
             mod = importlib.import_module(f"crapette.{module}")

@@ -1,0 +1,608 @@
+"""The web example (examples/web/server.py) over HTTP, without a browser.
+
+Each test talks to a real server on 127.0.0.1 through the standard library's
+HTTP client, and checks what a page would see: the public view only, the
+engine's reasons for illegal moves, and a clear 4xx for every bad request,
+which never changes a game.
+"""
+
+from __future__ import annotations
+
+import http.client
+import importlib.util
+import json
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web example needs the 'web' extra: pip install '.[web]'")
+pytest.importorskip("uvicorn", reason="the web example needs the 'web' extra: pip install '.[web]'")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from crapette import (  # noqa: E402
+    ALL_CARDS,
+    GameRecord,
+    GameState,
+    RuleSet,
+    apply_move,
+    explain_illegal,
+    new_game,
+    parse_card,
+    parse_move,
+    parse_record,
+    view,
+)
+
+SERVER_PATH = Path(__file__).resolve().parent.parent / "examples" / "web" / "server.py"
+
+
+def load_server() -> ModuleType:
+    """The web example's server module (loaded once, from its file)."""
+    name = "crapette_web_server"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, SERVER_PATH)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+web = load_server()
+
+#: A card in notation, as the view writes it.
+CARD = re.compile(r"\b[A2-9TJQK][SHDC][01]\b")
+
+
+def hidden_cards(state: GameState) -> set[str]:
+    """The face-down cards of ``state``: each reserve below its top card, and the hands."""
+    return {str(c) for p in (0, 1) for c in state.reserves[p][:-1] + state.hands[p]}
+
+
+def assert_hides(text: str, state: GameState) -> None:
+    shown = set(CARD.findall(text)) & hidden_cards(state)
+    assert not shown, f"face-down cards in a response: {sorted(shown)}"
+
+
+def near_end() -> GameState:
+    """A classic position where player 0 wins in four moves: R0-F0, R0-F1, draw, W0-F2.
+
+    Player 0 has KD0 under KH0 in the reserve and KS0 in the hand; player 1 has
+    KS1 in the reserve and KC1 in the hand; every other card is on the foundations.
+    Face down: KD0, KS0 and KC1.
+    """
+
+    def run(suit: str, deck: int, high: int) -> list[Any]:
+        return [parse_card(f"{rank}{suit}{deck}") for rank in "A23456789TJQK"[:high]]
+
+    return GameState.from_piles(
+        RuleSet.classic(),
+        foundations=[run("H", 0, 12), run("D", 0, 12), run("S", 0, 12), run("C", 0, 13),
+                     run("H", 1, 13), run("D", 1, 13), run("S", 1, 12), run("C", 1, 12)],
+        reserves=[[parse_card("KD0"), parse_card("KH0")], [parse_card("KS1")]],
+        hands=[[parse_card("KS0")], [parse_card("KC1")]],
+    )
+
+
+class Client:
+    """Requests to one server; every answer is (status, JSON or text, headers)."""
+
+    def __init__(self, address: str, store: Any) -> None:
+        self.host, port = address.removeprefix("http://").split(":")
+        self.port = int(port)
+        self.store = store
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        *,
+        raw: bytes | None = None,
+        headers: dict[str, str] | None = None,
+        chunked: bool = False,
+        as_text: bool = False,
+    ) -> tuple[int, Any, http.client.HTTPMessage]:
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=30)
+        try:
+            data: Any = raw if raw is not None else None if body is None else json.dumps(body).encode()
+            if chunked:
+                data = iter([data[i : i + 8192] for i in range(0, len(data), 8192)])
+            connection.request(method, path, body=data, headers=headers or {}, encode_chunked=chunked)
+            response = connection.getresponse()
+            text = response.read().decode()
+            kind = response.getheader("content-type", "")
+            parsed = kind.startswith("application/json") and not as_text
+            return response.status, json.loads(text) if parsed else text, response.msg
+        finally:
+            connection.close()
+
+    def ok(self, method: str, path: str, body: Any = None, status: int = 200) -> Any:
+        code, data, _ = self.request(method, path, body)
+        assert code == status, data
+        return data
+
+    def new(self, **body: Any) -> dict[str, Any]:
+        data: dict[str, Any] = self.ok("POST", "/api/games", body, status=201)
+        return data
+
+    def state(self, game: dict[str, Any]) -> GameState:
+        """The true state of a game, as the server holds it."""
+        session = self.store.find(game["id"])
+        assert session is not None
+        state: GameState = session.game.state
+        return state
+
+    def refused(self, method: str, path: str, body: Any = None, **options: Any) -> tuple[int, str]:
+        """Send a request that must be refused; return its status and message."""
+        code, data, _ = self.request(method, path, body, **options)
+        assert 400 <= code < 500, (code, data)
+        assert isinstance(data, dict) and set(data) == {"error"} and data["error"], data
+        return code, data["error"]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Client]:
+    store = web.GameStore()
+    with web.serve_in_thread(web.create_app(store)) as address:
+        yield Client(address, store)
+
+
+def unchanged(client: Client, game: dict[str, Any]) -> None:
+    """The game is as ``game`` shows it: same view, same moves."""
+    now = client.ok("GET", f"/api/games/{game['id']}")
+    assert now == game
+
+
+def bot_starts(client: Client, **body: Any) -> dict[str, Any]:
+    """A casual game in which the human plays player 1, so the bot moves first."""
+    return client.new(rules="casual", seed=body.pop("seed", 1), seat=1, bot="random", **body)
+
+
+# New games --------------------------------------------------------------------
+
+
+def test_a_new_game_sends_the_public_view_and_nothing_face_down(server: Client) -> None:
+    game = server.new(rules="classic", seed=5, bot="greedy")
+    state = new_game("classic", seed=5)
+    assert game["view"] == view(state).to_dict()
+    assert (game["seed"], game["bot"], game["seat"], game["moves"], game["can_undo"]) == (5, "greedy", 0, [], False)
+    assert game["turn"] == ("you" if state.current_player == 0 else "bot")
+    assert game["match"] == {"target": 150, "totals": [0, 0], "games": 0, "winner": None}
+    assert server.state(game) == state
+    assert_hides(json.dumps(game), state)
+
+
+def test_a_new_game_without_settings_is_a_classic_deal_against_the_search_bot(server: Client) -> None:
+    game = server.new()
+    assert game["view"]["rules"] == "classic" and game["bot"] == "search" and game["seat"] == 0
+    assert isinstance(game["seed"], int) and 0 <= game["seed"] < web.RANDOM_SEEDS
+    assert server.state(game) == new_game("classic", seed=game["seed"])
+
+
+def test_a_rules_text_sets_the_rules(server: Client) -> None:
+    game = server.new(rules="casual(move_limit=40)", seed=3)
+    assert game["view"]["rules"] == "casual(move_limit=40)"
+    assert game["view"]["options"]["move_limit"] == 40
+    assert game["match"] is None  # casual games are not scored
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"rules": "poker"}, "unknown preset 'poker'"),
+        ({"rules": "classic(move_limit=-3)"}, "move_limit"),
+        ({"rules": 5}, "'rules' must be a string, got int"),
+        ({"seed": -1}, "'seed' must be a whole number from 0 to 2**64 - 1, got -1"),
+        ({"seed": 2**64}, "'seed' must be a whole number"),
+        ({"seed": "12"}, "'seed' must be a whole number"),
+        ({"seed": True}, "'seed' must be a whole number"),
+        ({"seed": 1.5}, "'seed' must be a whole number"),
+        ({"bot": "chess"}, "'bot' must be one of random, greedy, search, got 'chess'"),
+        ({"seat": 2}, "'seat' must be one of 0, 1, got 2"),
+        ({"seat": "0"}, "'seat' must be one of 0, 1"),
+        ({"colour": "red"}, "unknown field 'colour'"),
+        ({"position": "classic 0 0 nonsense"}, "invalid position"),
+        ({"position": "x" * 5000}, "'position' is too long"),
+        ({"position": str(near_end()), "seed": 3}, "either a deal"),
+        ({"record": "{"}, "invalid record JSON"),
+        ({"record": '[Rules "classic"]\n[Seed "3"]\n\n1. T9-F0 *'}, "invalid pile 'T9'"),
+        ({"record": '[Rules "casual"]\n[Seed "1"]\n\n1. R0-T4 *'}, "KD0 does not go on JS1"),
+    ],
+)
+def test_a_bad_new_game_request_is_a_400_and_starts_nothing(
+    server: Client, body: dict[str, Any], message: str
+) -> None:
+    before = len(server.store)
+    status, error = server.refused("POST", "/api/games", body)
+    assert status == 400
+    assert message in error
+    assert len(server.store) == before
+
+
+def test_a_position_string_sets_up_a_position_and_its_face_down_cards_stay_hidden(server: Client) -> None:
+    state = near_end()
+    game = server.new(position=str(state), bot="greedy")
+    assert game["seed"] is None
+    assert game["view"] == view(state).to_dict()
+    assert_hides(json.dumps(game), state)
+    assert hidden_cards(state) == {"KD0", "KS0", "KC1"}
+
+
+# Bad requests about a game ---------------------------------------------------------
+
+ENDPOINTS = [
+    ("GET", ""),
+    ("POST", "/moves"),
+    ("POST", "/bot"),
+    ("POST", "/undo"),
+    ("GET", "/hint"),
+    ("GET", "/record"),
+]
+
+
+@pytest.mark.parametrize(("method", "suffix"), ENDPOINTS)
+def test_an_unknown_game_id_is_a_404(server: Client, method: str, suffix: str) -> None:
+    body = {"move": "draw"} if suffix == "/moves" else None
+    status, error = server.refused(method, f"/api/games/no-such-game{suffix}", body)
+    assert status == 404
+    assert error.startswith("no game 'no-such-game': it has ended on the server")
+
+
+def test_unknown_addresses_and_methods_are_refused_as_json(server: Client) -> None:
+    game = server.new(seed=1)
+    assert server.refused("GET", "/api/nothing") == (404, "no such address: /api/nothing")
+    assert server.refused("GET", "/static/nothing.js") == (404, "no such address: /static/nothing.js")
+    assert server.refused("GET", "/api/games") == (405, "GET is not allowed here")
+    assert server.refused("DELETE", f"/api/games/{game['id']}") == (405, "DELETE is not allowed here")
+    unchanged(server, game)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"move": "R0-X9"}, "invalid move 'R0-X9': invalid pile 'X9'"),
+        ({"move": "H0-T1"}, "source H0 cannot be a move's source"),
+        ({"move": "T0-T1x1"}, "a stack move carries 2 to 13 cards, got 1"),
+        ({"move": ""}, "invalid move ''"),
+        ({"move": "x" * 33}, "'move' is too long (33 characters, at most 32)"),
+        ({"move": 3}, "'move' must be a string, got int"),
+        ({"move": ["draw"]}, "'move' must be a string, got list"),
+        ({}, 'give the move as {"move": "R0-F3"}'),
+        ({"move": "draw", "player": 1}, "unknown field 'player'; the fields are: move"),
+    ],
+)
+def test_a_malformed_move_is_a_400_and_changes_nothing(
+    server: Client, body: dict[str, Any], message: str
+) -> None:
+    game = server.new(rules="casual", seed=1)
+    status, error = server.refused("POST", f"/api/games/{game['id']}/moves", body)
+    assert status == 400 and message in error, error
+    unchanged(server, game)
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"{", "the request body is not valid JSON: Expecting property name"),
+        (b'{"move": "draw",}', "the request body is not valid JSON"),
+        (b"[1, 2]", "the request body must be a JSON object, got list"),
+        (b'"draw"', "the request body must be a JSON object, got str"),
+        (b"\xff\xfe{}", "the request body is not UTF-8 text"),
+        (b"[" * 60000, "the request body is not valid JSON"),
+    ],
+)
+def test_a_body_that_is_not_a_json_object_is_a_400_and_changes_nothing(
+    server: Client, raw: bytes, message: str
+) -> None:
+    game = server.new(rules="casual", seed=1)
+    for path in (f"/api/games/{game['id']}/moves", f"/api/games/{game['id']}/undo", "/api/games"):
+        status, error = server.refused("POST", path, raw=raw, headers={"Content-Type": "application/json"})
+        assert status == 400 and error.startswith(message), error
+    unchanged(server, game)
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["with-length", "chunked"])
+def test_an_oversized_body_is_a_413_and_changes_nothing(server: Client, chunked: bool) -> None:
+    game = server.new(rules="casual", seed=1)
+    before = len(server.store)
+    big = json.dumps({"move": "draw", "padding": "x" * web.MAX_BODY}).encode()
+    for path in (f"/api/games/{game['id']}/moves", "/api/games"):
+        status, error = server.refused("POST", path, raw=big, chunked=chunked)
+        assert status == 413 and error.startswith("request body too large"), error
+    assert len(server.store) == before
+    unchanged(server, game)
+
+
+def test_a_record_of_max_moves_fits_in_a_body() -> None:
+    record = GameRecord("classic", seed=2**64 - 1, moves=["T0-T7x13"] * web.MAX_MOVES)  # the longest moves
+    for text in (record.to_json(indent=1), str(record)):
+        assert len(json.dumps({"record": text})) < web.MAX_BODY
+
+
+def test_a_move_while_the_bot_is_to_move_is_a_409_and_changes_nothing(server: Client) -> None:
+    game = bot_starts(server)
+    assert game["turn"] == "bot"
+    status, error = server.refused("POST", f"/api/games/{game['id']}/moves", {"move": "draw"})
+    assert (status, error) == (409, "it is the computer's turn (player 0): wait for its move")
+    assert server.refused("GET", f"/api/games/{game['id']}/hint")[0] == 409
+    unchanged(server, game)
+
+
+def test_a_move_of_the_other_players_cards_is_refused_with_the_engines_reason(server: Client) -> None:
+    game = server.new(rules="casual", seed=1, seat=0)
+    status, error = server.refused("POST", f"/api/games/{game['id']}/moves", {"move": "R1-T0"})
+    assert (status, error) == (422, "illegal move R1-T0: R1 is player 1's reserve and player 0 is to move")
+    unchanged(server, game)
+
+
+@pytest.mark.parametrize("move", ["R0-T4", "T1-T2", "end", "pass", "R0-W1", "W0-F0"])
+def test_an_illegal_move_is_a_422_with_the_engines_reason(server: Client, move: str) -> None:
+    game = server.new(rules="casual", seed=1)
+    state = server.state(game)
+    status, error = server.refused("POST", f"/api/games/{game['id']}/moves", {"move": move})
+    assert (status, error) == (422, f"illegal move {move}: {explain_illegal(state, parse_move(move))}")
+    unchanged(server, game)
+
+
+# Playing --------------------------------------------------------------------------
+
+
+def test_a_legal_move_is_played(server: Client) -> None:
+    game = server.new(rules="casual", seed=1)
+    after = server.ok("POST", f"/api/games/{game['id']}/moves", {"move": "T1-T0"})
+    expected = apply_move(new_game("casual", seed=1), parse_move("T1-T0"))
+    assert after["view"] == view(expected).to_dict()
+    assert after["moves"] == [{"player": 0, "move": "T1-T0"}]
+    assert after["can_undo"] is True
+
+
+def test_the_bot_plays_one_move_a_request_until_it_is_the_players_turn(server: Client) -> None:
+    game = bot_starts(server, seed=4)
+    count = 0
+    while game["turn"] == "bot":
+        before = server.state(game)
+        game = server.ok("POST", f"/api/games/{game['id']}/bot")
+        count += 1
+        assert game["view"]["move_count"] == count
+        assert len(game["moves"]) == count and game["moves"][-1]["player"] == 0
+        assert apply_move(before, parse_move(game["moves"][-1]["move"])) == server.state(game)
+    assert game["turn"] == "you"
+    status, error = server.refused("POST", f"/api/games/{game['id']}/bot")
+    assert (status, error) == (409, "it is your turn (player 1), not the computer's")
+    unchanged(server, game)
+
+
+def test_undo_takes_back_the_players_last_move_and_the_bots_moves_after_it(server: Client) -> None:
+    game = bot_starts(server, seed=4)
+    path = f"/api/games/{game['id']}"
+    status, error = server.refused("POST", path + "/undo")
+    assert (status, error) == (409, "nothing to undo: you have not moved yet")
+    while game["turn"] == "bot":
+        game = server.ok("POST", path + "/bot")
+    mine = game
+    # The player moves until the turn passes, then the bot replies.
+    while game["turn"] == "you":
+        game = server.ok("POST", path + "/moves", {"move": game["view"]["legal_moves"][-1]})
+    while game["turn"] == "bot":
+        game = server.ok("POST", path + "/bot")
+    undone = server.ok("POST", path + "/undo")
+    last_own = max(i for i, m in enumerate(game["moves"]) if m["player"] == 1)
+    assert undone["moves"] == game["moves"][:last_own]
+    assert undone["turn"] == "you"
+    assert len(undone["moves"]) >= len(mine["moves"])
+    replay = GameRecord("casual", seed=4, moves=[m["move"] for m in undone["moves"]]).replay()
+    assert server.state(undone) == replay
+
+
+def test_a_hint_is_a_legal_move_and_changes_nothing(server: Client) -> None:
+    game = server.new(rules="classic", seed=8)
+    while game["turn"] == "bot":
+        game = server.ok("POST", f"/api/games/{game['id']}/bot")
+    hint = server.ok("GET", f"/api/games/{game['id']}/hint")
+    assert hint["move"] in game["view"]["legal_moves"]
+    unchanged(server, game)
+
+
+def test_a_finished_game_refuses_moves_with_a_409(server: Client) -> None:
+    game = server.new(position=str(near_end()))
+    path = f"/api/games/{game['id']}"
+    for move in ("R0-F0", "R0-F1", "draw", "W0-F2"):
+        game = server.ok("POST", path + "/moves", {"move": move})
+    assert game["turn"] == "over"
+    assert game["view"]["outcome"] == {"winner": 0, "reason": "emptied", "scores": [33, 0]}
+    for method, suffix, body in (("POST", "/moves", {"move": "pass"}), ("POST", "/bot", None), ("GET", "/hint", None)):
+        status, error = server.refused(method, path + suffix, body)
+        assert (status, error) == (409, "the game is over (player 0 wins (emptied), 33-0): start a new game")
+    unchanged(server, game)
+
+
+def test_the_match_totals_run_on_into_the_next_game(server: Client) -> None:
+    game = server.new(position=str(near_end()))
+    path = f"/api/games/{game['id']}"
+    for move in ("R0-F0", "R0-F1", "draw", "W0-F2"):
+        game = server.ok("POST", path + "/moves", {"move": move})
+    assert game["match"] == {"target": 150, "totals": [33, 0], "games": 1, "winner": None}
+    following = server.new(rules="classic", seed=2, previous=game["id"])
+    assert following["match"] == {"target": 150, "totals": [33, 0], "games": 1, "winner": None}
+    # Another seat, other rules or an unknown previous game start a new match.
+    for body in ({"seat": 1}, {"rules": "casual"}, {"rules": "classic(move_limit=500)"}, {"previous": "gone"}):
+        settings_ = {"rules": "classic", "seed": 2, "previous": game["id"], **body}
+        match = server.new(**settings_)["match"]
+        assert match is None or match["totals"] == [0, 0], (body, match)
+
+
+def test_a_game_may_hold_at_most_max_moves(server: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(web, "MAX_MOVES", 2)
+    game = server.new(rules="casual", seed=1)
+    path = f"/api/games/{game['id']}/moves"
+    game = server.ok("POST", path, {"move": "T1-T0"})
+    game = server.ok("POST", path, {"move": "T0-T1"})
+    status, error = server.refused("POST", path, {"move": "T1-T0"})
+    assert (status, error) == (409, "this game has reached 2 moves, the most a game may hold here")
+    unchanged(server, game)
+    record = GameRecord("casual", seed=1, moves=["T1-T0", "T0-T1", "T1-T0"]).to_json()
+    status, error = server.refused("POST", "/api/games", {"record": record})
+    assert (status, error) == (400, "the record has 3 moves; this server keeps at most 2")
+
+
+# Records --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["json", "text"])
+def test_a_saved_record_loads_back_as_the_same_game(server: Client, form: str) -> None:
+    game = bot_starts(server, seed=6)
+    path = f"/api/games/{game['id']}"
+    while game["turn"] == "bot" or len(game["moves"]) < 12:
+        if game["turn"] == "bot":
+            game = server.ok("POST", path + "/bot")
+        else:
+            game = server.ok("POST", path + "/moves", {"move": game["view"]["legal_moves"][0]})
+    status, text, headers = server.request("GET", path + f"/record?format={form}", as_text=True)
+    assert status == 200
+    assert headers["Content-Disposition"].startswith('attachment; filename="crapette-6.')
+    record = parse_record(text)
+    assert record.replay() == server.state(game)
+    assert record.players == ("random bot", "you")
+    loaded = server.new(record=text)
+    assert (loaded["view"], loaded["moves"], loaded["seed"]) == (game["view"], game["moves"], 6)
+    assert (loaded["seat"], loaded["bot"]) == (1, "random")  # from the record's tags
+    assert server.new(record=text, seat=0)["seat"] == 0
+
+
+def test_a_record_of_an_unknown_format_is_a_400(server: Client) -> None:
+    game = server.new(seed=1)
+    assert server.refused("GET", f"/api/games/{game['id']}/record?format=pgn") == (
+        400,
+        "format must be json or text, got 'pgn'",
+    )
+
+
+# Hidden cards and memory -----------------------------------------------------------
+
+
+@settings(max_examples=6, deadline=None)
+@given(rules=st.sampled_from(["casual", "classic"]), seed=st.integers(0, 2**64 - 1), seat=st.sampled_from([0, 1]),
+       picks=st.lists(st.integers(0, 50), min_size=40, max_size=80))
+def test_no_response_ever_shows_a_face_down_card(
+    server: Client, rules: str, seed: int, seat: int, picks: list[int]
+) -> None:
+    game = server.new(rules=rules, seed=seed, seat=seat, bot="random")
+    path = f"/api/games/{game['id']}"
+    for pick in picks:
+        if game["turn"] == "over":
+            break
+        if game["turn"] == "bot":
+            game = server.ok("POST", path + "/bot")
+        else:
+            legal = game["view"]["legal_moves"]
+            game = server.ok("POST", path + "/moves", {"move": legal[pick % len(legal)]})
+        state = server.state(game)
+        assert game["view"] == view(state).to_dict()
+        assert_hides(json.dumps(game), state)
+        if pick % 7 == 0 and game["turn"] == "you":
+            assert_hides(json.dumps(server.ok("GET", path + "/hint")), state)
+        if pick % 11 == 0 and game["can_undo"] and game["turn"] != "bot":
+            game = server.ok("POST", path + "/undo")
+            assert_hides(json.dumps(game), server.state(game))
+
+
+def test_the_page_and_its_files_hold_no_card_and_set_a_content_policy(server: Client) -> None:
+    for path in ("/", "/static/app.js", "/static/style.css"):
+        status, text, headers = server.request("GET", path)
+        assert status == 200
+        assert not CARD.findall(text), path
+        assert headers["Content-Security-Policy"] == "default-src 'self'"
+    status, _, headers = server.request("GET", f"/api/games/{server.new(seed=1)['id']}")
+    assert headers["Cache-Control"] == "no-store"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_game_is_forgotten_after_idle_seconds_without_a_request() -> None:
+    clock = Clock()
+    store = web.GameStore(idle_seconds=600, clock=clock)
+    with web.serve_in_thread(web.create_app(store)) as address:
+        client = Client(address, store)
+        kept, dropped = client.new(seed=1), client.new(seed=2)
+        clock.now += 400
+        client.ok("GET", f"/api/games/{kept['id']}")  # a request keeps a game alive
+        clock.now += 201
+        assert client.ok("GET", f"/api/games/{kept['id']}")["seed"] == 1
+        status, error = client.refused("GET", f"/api/games/{dropped['id']}")
+        assert status == 404 and "games are forgotten after 10 minutes unused" in error
+        assert len(store) == 1
+        clock.now += 601
+        assert len(store) == 0
+
+
+def test_the_store_holds_at_most_max_games_and_forgets_the_one_idle_longest() -> None:
+    clock = Clock()
+    store = web.GameStore(max_games=3, clock=clock)
+    with web.serve_in_thread(web.create_app(store)) as address:
+        client = Client(address, store)
+        games = []
+        for seed in range(3):
+            games.append(client.new(seed=seed))
+            clock.now += 1
+        client.ok("GET", f"/api/games/{games[0]['id']}")  # now games[1] is idle longest
+        games.append(client.new(seed=3))
+        assert len(store) == 3
+        assert client.refused("GET", f"/api/games/{games[1]['id']}")[0] == 404
+        for game in (games[0], games[2], games[3]):
+            assert client.ok("GET", f"/api/games/{game['id']}")["seed"] == game["seed"]
+
+
+def test_a_store_needs_room_for_a_game() -> None:
+    with pytest.raises(ValueError, match="at least one game"):
+        web.GameStore(max_games=0)
+
+
+def test_every_card_of_the_near_end_position_is_there() -> None:
+    state = near_end()
+    assert sorted(map(str, ALL_CARDS)) == sorted(str(c) for pile in state.piles for c in pile)
+
+
+def test_the_documented_command_starts_the_server_and_prints_its_address() -> None:
+    process = subprocess.Popen(
+        [sys.executable, str(SERVER_PATH), "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        printed = re.fullmatch(r"crapette: open (http://127\.0\.0\.1:(\d+)/) in a browser to play \(Ctrl\+C stops the server\)\n", line)
+        assert printed, line
+        client = Client(printed.group(1).rstrip("/"), store=None)
+        status, page, _ = client.request("GET", "/")
+        assert status == 200 and "<title>crapette</title>" in page
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def test_the_command_says_when_it_cannot_listen() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, str(SERVER_PATH), "--port", str(port)], capture_output=True, text=True, timeout=60
+        )
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"cannot listen on 127.0.0.1:{port}: ")
+    assert result.stderr.rstrip().endswith("try --port 0")
