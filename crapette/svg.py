@@ -1,10 +1,11 @@
 """Pictures of a game: the whole table as an SVG document, and an HTML page that steps through a game.
 
-:func:`render` draws one state; :func:`render_html` puts the pictures of a
-sequence of states into one self-contained page with buttons and arrow keys.
-Both need only the standard library, and both draw only what a player may
-see (RULES.md section 12): the face-down cards of the reserves and hands
-appear as card backs and counts, never by name.
+:func:`render` draws one state; :func:`write_html` writes a self-contained
+page that steps through a game, however long, as it reads it, and
+:func:`render_html` returns that page as text. All three need only the
+standard library, and all three draw only what a player may see
+(:ref:`section 12 of the rules <rules-12>`): the face-down cards of the
+reserves and hands appear as card backs and counts, never by name.
 
 >>> from crapette import new_game, legal_moves
 >>> from crapette.svg import render
@@ -20,17 +21,22 @@ In Jupyter a :class:`~crapette.GameState` shows as this picture by itself.
 
 from __future__ import annotations
 
+import io
+import itertools
+import json
 import math
-from collections.abc import Iterable, Sequence
-from xml.sax.saxutils import escape, quoteattr
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple, TextIO
+from xml.sax.saxutils import escape
 
 from ._errors import brief
-from ._cards import Card, Colour
+from ._cards import ALL_CARDS, Card, Colour, Rank, Suit
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
-from ._rules import TableauSources
-from ._state import ALL_PILES, R0, GameState, Pile, PileKind
+from ._rules import RuleSet, TableauSources
+from ._state import ALL_PILES, GameState, Pile, PileKind
 
-__all__ = ["render", "render_html"]
+__all__ = ["render", "render_html", "write_html"]
 
 # Geometry (user units; ``size`` scales the whole picture).
 CARD_W = 60
@@ -49,6 +55,7 @@ _TABLEAU_Y = _HEADER + _ROW + 10 + _LABEL
 _BOTTOM_ROW_Y = _TABLEAU_Y + 4 * _ROW + 2
 _HEIGHT = _BOTTOM_ROW_Y + CARD_H + 22
 _CX = _WIDTH // 2
+_INDEX_W, _INDEX_H = 16, 31  # a card's corner index (rank over suit), at x 10 and 50, y 4
 
 # Colours.
 _FELT = "#2c6e49"
@@ -57,6 +64,7 @@ _INK = "#e9f2ea"  # labels on the felt
 _DIM = "#a9cdb4"
 _FACE = "#fffdf7"
 _EDGE = "#5b5b5b"
+_RIM = "#1b1b1b"
 _SUIT_INK = {Colour.RED: "#c8102e", Colour.BLACK: "#1b1b1b"}
 #: The back of each deck: player 0's cards are blue, player 1's red.
 DECK_COLOURS = ("#2356a8", "#a8232f")
@@ -68,6 +76,136 @@ def _n(value: float) -> str:
     """A coordinate, written the same way on every platform."""
     text = f"{value:.1f}"
     return text[:-2] if text.endswith(".0") else text
+
+
+# Templates -------------------------------------------------------------------
+#
+# Every element that changes from one position to the next is written once, as
+# markup with {fields}: render() fills the fields here, and the replay page's
+# script fills the same templates in the browser, so both draw the same table.
+
+
+class _Template:
+    """Markup with ``{field}`` places, filled with XML-escaped text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.fields = tuple(dict.fromkeys(re.findall(r"\{(\w+)\}", text)))
+
+    def __call__(self, **values: str) -> _Cmd:
+        return _Cmd(self, tuple(values[name] for name in self.fields))
+
+
+class _Cmd(NamedTuple):
+    """One filled template: what to draw, in a form for SVG text or for the page's data."""
+
+    template: _Template
+    values: tuple[str, ...]
+
+    def markup(self) -> str:
+        fill = dict(zip(self.template.fields, self.values))
+        return re.sub(r"\{(\w+)\}", lambda m: escape(fill[m.group(1)], {'"': "&quot;"}), self.template.text)
+
+
+def _corner(cx: str) -> str:
+    """Rank over suit, as in a card's top corners."""
+    return (
+        f'<text x="{cx}" y="17" font-size="{{size}}" letter-spacing="{{spacing}}">{{rank}}</text>'
+        f'<text x="{cx}" y="31" font-size="13">{{suit}}</text>'
+    )
+
+
+_CARD_RECT = f'width="{CARD_W}" height="{CARD_H}" rx="{_RADIUS}"'
+_FACE_T = _Template(
+    '<g class="card" data-card="{card}" data-pile="{pile}" transform="translate({x} {y})">'
+    f'<title>{{card}}</title><rect {_CARD_RECT} fill="{_FACE}" stroke="{_EDGE}"/>'
+    # The deck shows as a band in its back colour along the bottom edge.
+    f'<rect x="4" y="{CARD_H - 7}" width="{CARD_W - 8}" height="3" rx="1.5" fill="{{band}}"/>'
+    # Rank and suit in both top corners: a fan to either side leaves one of them in view.
+    f'<g fill="{{ink}}" text-anchor="middle" font-weight="bold">{_corner("10")}{_corner(str(CARD_W - 10))}'
+    f'<text x="{CARD_W // 2}" y="62" font-size="28">{{suit}}</text></g></g>'
+)
+# A corner index drawn again over the arrows, so that an arrow never hides a card's rank and suit.
+_INDEX_T = _Template(
+    '<g class="index" transform="translate({x} {y})">'
+    f'<rect x="{{left}}" y="4" width="{_INDEX_W}" height="{_INDEX_H}" fill="{_FACE}"/>'
+    f'<g fill="{{ink}}" text-anchor="middle" font-weight="bold">{_corner("{cx}")}</g></g>'
+)
+_DEPTH_T = _Template(f'<rect x="{{x}}" y="{{y}}" {_CARD_RECT} fill="{{colour}}" stroke="{_EDGE}" stroke-width="0.8"/>')
+_EMPTY_T = _Template(
+    f'<rect x="{{x}}" y="{{y}}" {_CARD_RECT} fill="#000000" fill-opacity="0.12" stroke="{_DIM}" '
+    'stroke-width="1.2" stroke-dasharray="4 3"/>'
+)
+_DIAMONDS = "".join(
+    f'<path d="M30 {32 + dy} L44 {42 + dy} L30 {52 + dy} L16 {42 + dy} Z"/>' for dy in (-22, 0, 22)
+)
+_BACK_T = _Template(
+    '<g class="back" data-pile="{pile}" transform="translate({x} {y})">'
+    f'<rect {_CARD_RECT} fill="{{colour}}" stroke="#f4f4f4" stroke-width="1.5"/>'
+    f'<rect x="5" y="5" width="{CARD_W - 10}" height="{CARD_H - 10}" rx="3" fill="none" stroke="#ffffff" '
+    'stroke-opacity="0.55" stroke-width="1"/>'
+    f'<g fill="#ffffff" fill-opacity="0.22" stroke="#ffffff" stroke-opacity="0.5" stroke-width="1">{_DIAMONDS}</g></g>'
+)
+_BADGE_T = _Template(
+    '<g class="count" data-pile="{pile}" transform="translate({x} {y})">'
+    f'<rect x="{CARD_W // 2 - 14}" y="{CARD_H - 6}" width="28" height="16" rx="8" fill="#111111" '
+    'fill-opacity="0.82" stroke="#ffffff" stroke-width="1"/>'
+    f'<text x="{CARD_W // 2}" y="{CARD_H + 6}" fill="#ffffff" font-size="11" font-weight="bold" '
+    'text-anchor="middle">{count}</text></g>'
+)
+_OUTLINE_T = _Template(
+    f'<rect x="{{x}}" y="{{y}}" width="{{w}}" height="{{h}}" rx="7" fill="none" stroke="{_MARK}" stroke-width="3"/>'
+)
+# An arrow's width, its rim's, its head's length and half width, and its tail's radius, at full size;
+# many arrows are drawn smaller.
+_SHAFT, _RIM_W, _HEAD_LEN, _HEAD_HALF, _TAIL = 4.0, 7.5, 15.0, 8.0, 4.5
+_HEAD_ROOM = 28  # how far into a card's lower part an arrow from below may reach
+# An arrow: a dark rim under it keeps it visible on white cards and on the felt.
+_ARROW_T = _Template(
+    '<g class="arrow" data-move="{move}">'
+    f'<path d="{{shaft}}" fill="none" stroke="{_RIM}" stroke-opacity="0.5" stroke-width="{{rim}}" '
+    'stroke-linecap="round"/>'
+    f'<path d="{{shaft}}" fill="none" stroke="{_MARK}" stroke-width="{{width}}" stroke-linecap="round"/>'
+    f'<path d="{{head}}" fill="{_MARK}" stroke="{_RIM}" stroke-opacity="0.6" stroke-width="1.5" '
+    'stroke-linejoin="round"/>'
+    f'<circle cx="{{sx}}" cy="{{sy}}" r="{{r}}" fill="{_MARK}" stroke="{_RIM}" stroke-opacity="0.6" '
+    'stroke-width="1.5"/></g>'
+)
+_NOTE_T = _Template(
+    f'<g class="note"><rect x="{{x}}" y="{{y}}" width="{{w}}" height="26" rx="13" fill="{_MARK}"/>'
+    f'<text x="{{tx}}" y="{{ty}}" fill="#1b1b1b" font-size="13" font-weight="bold" '
+    'text-anchor="middle">{text}</text></g>'
+)
+_HEAD_Y = _HEADER - 10
+_STATUS_T = _Template(
+    f'<text x="{_CX}" y="{_HEAD_Y}" fill="{_INK}" font-size="13" text-anchor="middle">{{text}}</text>'
+)
+# The outcome goes in the header, where it hides no card.
+_OUTCOME_T = _Template(
+    f'<g class="outcome"><rect x="{{x}}" y="4" width="{{w}}" height="24" rx="12" fill="{_MARK}"/>'
+    f'<text x="{_CX}" y="{_HEAD_Y}" fill="#1b1b1b" font-size="13" font-weight="bold" '
+    'text-anchor="middle">{text}</text></g>'
+)
+_MOVE_NO_T = _Template(
+    f'<text x="{_WIDTH - _MARGIN}" y="{_HEAD_Y}" fill="{_INK}" font-size="13" text-anchor="end">move {{n}}</text>'
+)
+_TEMPLATES = (
+    _FACE_T, _INDEX_T, _DEPTH_T, _EMPTY_T, _BACK_T, _BADGE_T, _OUTLINE_T, _ARROW_T, _NOTE_T,
+    _STATUS_T, _OUTCOME_T, _MOVE_NO_T,
+)
+
+
+def _face(card: Card, x: float, y: float, pile: Pile) -> _Cmd:
+    rank, size, spacing = _RANK_STYLE[card.rank]
+    return _FACE_T(card=str(card), pile=str(pile), x=_n(x), y=_n(y), band=DECK_COLOURS[card.deck],
+                   ink=_SUIT_INK[card.colour], size=size, spacing=spacing, rank=rank, suit=card.suit.symbol)
+
+
+#: Per rank: its text in the corners, font size and letter spacing (the 10 is squeezed).
+_RANK_STYLE = {r: ("10", "12", "-1") if r == 10 else (r.symbol, "14", "0") for r in Rank}
+
+
+# Layout ----------------------------------------------------------------------
 
 
 class _Layout:
@@ -117,7 +255,7 @@ class _Layout:
             return float(x)
         return x + self.fan[pile] * position * self.fan_step(count)
 
-    def anchor(self, pile: Pile, position: int, count: int) -> tuple[float, float]:
+    def anchor(self, pile: Pile, position: int, count: int) -> Point:
         """The middle of the visible part of a card (or of the empty slot)."""
         _, y = self.slot[pile]
         x = self.card_x(pile, max(position, 0), count)
@@ -128,25 +266,550 @@ class _Layout:
             return strip_left + step / 2, y + CARD_H / 2
         return x + CARD_W / 2, y + CARD_H / 2
 
+    def arrival_box(self, pile: Pile, count: int) -> Box:
+        """Where an arrow into a pile stops: at its cards (or slot) and the label above them.
 
-class _Svg:
-    """An SVG document built element by element."""
+        An arrow from below may reach into the lower part of the cards, which
+        shows neither rank nor suit; so its head stays clear of the label and
+        the count below the pile.
+        """
+        x, y = self.slot[pile]
+        left, width = float(x), float(CARD_W + 4)  # squared piles show their depth to the right
+        if pile.kind is PileKind.TABLEAU:
+            first, last = self.card_x(pile, 0, count), self.card_x(pile, max(count - 1, 0), count)
+            left, width = min(first, last), abs(last - first) + CARD_W
+        return left, y - _LABEL, width, _LABEL + CARD_H - _HEAD_ROOM
 
-    def __init__(self) -> None:
-        self.parts: list[str] = []
 
-    def add(self, text: str) -> None:
-        self.parts.append(text)
+# The public view of a pile: how many cards it holds, and the cards that lie face up.
+_Shown = tuple[int, tuple[Card, ...]]
 
-    def rect(self, x: float, y: float, w: float, h: float, **attrs: str) -> None:
-        extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
-        self.add(
-            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}"{extra}/>'
-        )
 
-    def text(self, x: float, y: float, content: str, **attrs: str) -> None:
-        extra = "".join(f" {k.replace('_', '-')}={quoteattr(v)}" for k, v in attrs.items())
-        self.add(f'<text x="{_n(x)}" y="{_n(y)}"{extra}>{escape(content)}</text>')
+def _shown(state: GameState) -> list[_Shown]:
+    """What a player sees of each pile, in :data:`ALL_PILES` order."""
+    shown: list[_Shown] = []
+    for pile, cards in zip(ALL_PILES, state.piles):
+        if pile.kind is PileKind.TABLEAU:
+            shown.append((len(cards), cards))
+        elif pile.kind is PileKind.HAND or not cards:
+            shown.append((len(cards), ()))
+        else:
+            shown.append((len(cards), cards[-1:]))
+    return shown
+
+
+def _pile_text(pile: Pile, shown: _Shown) -> str:
+    """A pile as the page's data holds it: a tableau pile's cards, any other pile's count and top card."""
+    count, cards = shown
+    if pile.kind is PileKind.TABLEAU:
+        return " ".join(map(str, cards))
+    return " ".join([str(count), *map(str, cards)])
+
+
+# Drawing ---------------------------------------------------------------------
+# The page's script draws the piles the same way: see _SCRIPT's drawPile().
+
+
+class _PileParts(NamedTuple):
+    """The fixed markup of one pile: around it, empty, its depth (1 or 2 cards) and its back."""
+
+    before: str
+    after: str
+    empty: str
+    depth: tuple[str, str, str]
+    back: str
+
+
+def _pile_parts(layout: _Layout, pile: Pile) -> _PileParts:
+    x, y = layout.slot[pile]
+    grouped = pile.kind is not PileKind.FOUNDATION
+    before = f'<g class="pile" data-pile="{pile}">' if grouped else ""
+    colour = DECK_COLOURS[pile.index] if pile.kind in (PileKind.RESERVE, PileKind.HAND) else _FACE
+    depth = [""]
+    for count in (1, 2):  # the edges of the cards under the top card, so a pile looks thick
+        depth.append("".join(_DEPTH_T(x=_n(x + 2 * i), y=_n(y + 2 * i), colour=colour).markup()
+                             for i in range(count, 0, -1)))
+    back = _BACK_T(pile=str(pile), x=_n(x), y=_n(y), colour=colour).markup() if pile.kind is PileKind.HAND else ""
+    return _PileParts(before, "</g>" if grouped else "", _EMPTY_T(x=_n(x), y=_n(y)).markup(),
+                      (depth[0], depth[1], depth[2]), back)
+
+
+def _draw_pile(layout: _Layout, parts: _PileParts, pile: Pile, shown: _Shown) -> str:
+    count, cards = shown
+    out = [parts.before]
+    if count == 0:
+        out.append(parts.empty)
+    elif pile.kind is PileKind.TABLEAU:
+        out += [_face(card, layout.card_x(pile, i, count), layout.slot[pile][1], pile).markup()
+                for i, card in enumerate(cards)]
+    else:
+        out.append(parts.depth[min(count - 1, 2)])
+        x, y = layout.slot[pile]
+        out.append(_face(cards[0], x, y, pile).markup() if cards else parts.back)
+    out.append(parts.after)
+    return "".join(out)
+
+
+def _counts(layout: _Layout, shown: Sequence[_Shown]) -> list[_Cmd]:
+    cmds = []
+    for pile in ALL_PILES[16:]:  # the reserves, hands and wastes
+        x, y = layout.slot[pile]
+        cmds.append(_BADGE_T(pile=str(pile), x=_n(x), y=_n(y), count=str(shown[pile.id][0])))
+    return cmds
+
+
+def _label(x: float, y: float, text: str, anchor: str = "start") -> str:
+    # A patch of felt behind the text: an arrow passes under a label, never over it.
+    width = 7.4 * len(text) + 4
+    left = {"start": x - 2, "middle": x - width / 2, "end": x + 2 - width}[anchor]
+    return (
+        f'<g class="label"><rect x="{_n(left)}" y="{_n(y - 14)}" width="{_n(width)}" height="10.5" '
+        f'fill="{_FELT}"/><text x="{_n(x)}" y="{_n(y - 5)}" fill="{_INK}" font-size="11" '
+        f'font-weight="bold" text-anchor="{anchor}">{escape(text)}</text></g>'
+    )
+
+
+def _labels(layout: _Layout, rules: RuleSet) -> str:
+    """The name of every pile in the move notation, and in the casual game whose tableau piles are whose."""
+    out = []
+    for pile in ALL_PILES:
+        x, y = layout.slot[pile]
+        if pile.kind is PileKind.FOUNDATION:
+            out.append(_label(x + CARD_W / 2, y, str(pile), "middle"))
+        elif pile.kind is PileKind.TABLEAU:
+            # Over the first card, on the side next to the foundations.
+            left = layout.fan[pile] < 0
+            label_x = x + CARD_W if left else x
+            out.append(_label(label_x, y, str(pile), "end" if left else "start"))
+            if _owned(rules):
+                dot_x = label_x - 25 if left else label_x + 25
+                out.append(f'<circle cx="{_n(dot_x)}" cy="{_n(y - 9)}" r="4" fill="{DECK_COLOURS[pile.index // 4]}" '
+                           'stroke="#ffffff" stroke-width="1"/>')
+        else:
+            out.append(_label(x, y, f"{pile} {pile.kind.name.lower()}"))
+    return "".join(out)
+
+
+def _owned(rules: RuleSet) -> bool:
+    """True if the tableau piles belong to the players (the casual game), not shared houses."""
+    return rules.tableau_sources is TableauSources.OWN or rules.own_tableau_build is not rules.opponent_tableau_build
+
+
+def _status(state: GameState) -> str:
+    if state.outcome is not None:
+        return "game over"
+    return f"player {state.current_player} to move"
+
+
+def _header(state: GameState) -> list[_Cmd]:
+    if state.outcome is None:
+        status = _STATUS_T(text=_status(state))
+    else:
+        text = f"Game over: {state.outcome}"
+        half = min(200, 12 + 4 * len(text))
+        status = _OUTCOME_T(x=_n(_CX - half), w=_n(2 * half), text=text)
+    return [status, _MOVE_NO_T(n=str(state.move_count))]
+
+
+def _header_static(rules_name: str) -> str:
+    return (
+        f'<text x="{_MARGIN}" y="{_HEAD_Y}" fill="{_INK}" font-size="13" font-weight="bold">'
+        f"crapette \u00b7 {escape(rules_name)} rules</text>"
+    )
+
+
+# A player's name plate: plain, marked as the player to move, or as the winner, with notes below.
+_PLAIN, _TO_MOVE, _WINNER = 0, 1, 2
+_EXHAUSTED, _DRAWN = 1, 2  # flags
+
+
+def _plate_key(state: GameState, player: int) -> int:
+    if state.outcome is None:
+        mode = _TO_MOVE if state.current_player == player else _PLAIN
+    else:
+        mode = _WINNER if state.outcome.winner == player else _PLAIN
+    flags = _EXHAUSTED if state.exhausted[player] and state.rules.stalemate else 0
+    if state.drawn and mode == _TO_MOVE:
+        flags |= _DRAWN
+    return 4 * mode + flags
+
+
+def _plate(layout: _Layout, player: int, key: int) -> str:
+    mode, flags = divmod(key, 4)
+    _, y = layout.slot[Pile.reserve(player)]
+    x = _MARGIN + 8
+    cy = y + CARD_H / 2
+    out = [f'<g class="player" data-player="{player}">']
+    if mode != _PLAIN:
+        out.append(f'<rect x="{_n(x - 8)}" y="{_n(cy - 17)}" width="190" height="34" rx="17" fill="{_MARK}"/>')
+    if mode == _TO_MOVE:
+        out.append(f'<path d="M{_n(x + 2)} {_n(cy - 7)} L{_n(x + 14)} {_n(cy)} L{_n(x + 2)} {_n(cy + 7)} Z" '
+                   'fill="#1b1b1b"/>')
+    ink = "#1b1b1b" if mode != _PLAIN else _INK
+    out.append(f'<circle cx="{_n(x + 28)}" cy="{_n(cy)}" r="7" fill="{DECK_COLOURS[player]}" '
+               'stroke="#ffffff" stroke-width="1.5"/>')
+    out.append(f'<text x="{_n(x + 42)}" y="{_n(cy + 6)}" fill="{ink}" font-size="17" font-weight="bold">'
+               f"Player {player}</text>")
+    note = {_TO_MOVE: "to move", _WINNER: "winner"}.get(mode)
+    if note:
+        out.append(f'<text x="{_n(x + 128)}" y="{_n(cy + 5)}" fill="{ink}" font-size="12">{note}</text>')
+    notes = ["exhausted"] if flags & _EXHAUSTED else []
+    if flags & _DRAWN:
+        notes.append(f"W{player} top was drawn this turn")
+    for i, text in enumerate(notes):
+        out.append(f'<text x="{_n(x)}" y="{_n(cy + 32 + 14 * i)}" fill="{_INK}" font-size="11" '
+                   f'font-style="italic">{text}</text>')
+    out.append("</g>")
+    return "".join(out)
+
+
+# Arrows ------------------------------------------------------------------------
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+
+def _bezier(p0: Point, p1: Point, p2: Point, t: float) -> Point:
+    u = 1 - t
+    return (u * u * p0[0] + 2 * u * t * p1[0] + t * t * p2[0], u * u * p0[1] + 2 * u * t * p1[1] + t * t * p2[1])
+
+
+def _inside(p: Point, box: Box, margin: float = 0.0) -> bool:
+    x, y, w, h = box
+    return x - margin <= p[0] <= x + w + margin and y - margin <= p[1] <= y + h + margin
+
+
+class _Arrow(NamedTuple):
+    """One arrow: a curve from the moving card's middle to the edge of the target pile."""
+
+    move: Move
+    start: Point
+    control: Point
+    end: Point  # where the shaft meets the head
+    head: tuple[Point, Point, Point]  # tip, then the two corners
+    scale: float  # of the widths
+
+    def path(self) -> str:
+        (sx, sy), (cx, cy), (ex, ey) = self.start, self.control, self.end
+        return f"M{_n(sx)} {_n(sy)} Q{_n(cx)} {_n(cy)} {_n(ex)} {_n(ey)}"
+
+    def head_path(self) -> str:
+        (tx, ty), (ax, ay), (bx, by) = self.head
+        return f"M{_n(tx)} {_n(ty)} L{_n(ax)} {_n(ay)} L{_n(bx)} {_n(by)} Z"
+
+    def cmd(self) -> _Cmd:
+        return _ARROW_T(move=str(self.move), rim=_n(_RIM_W * self.scale), shaft=self.path(),
+                        width=_n(_SHAFT * self.scale), head=self.head_path(), sx=_n(self.start[0]),
+                        sy=_n(self.start[1]), r=_n(_TAIL * self.scale))
+
+    def segments(self) -> list[tuple[Point, Point]]:
+        """The arrow as straight pieces: the curve in short steps, and the sides of the head."""
+        points = [_bezier(self.start, self.control, self.end, i / 12) for i in range(13)]
+        tip, a, b = self.head
+        return [*zip(points, points[1:]), (tip, a), (a, b), (b, tip)]
+
+
+class _Route(NamedTuple):
+    move: Move
+    source: Pile
+    target: Pile
+    start: Point
+    aim: Point
+    box: Box  # the room of the target pile, where the arrow stops
+
+
+def _routes(layout: _Layout, state: GameState, shown: Sequence[_Shown], moves: Sequence[Move]) -> list[_Route]:
+    routes = []
+    for move in moves:
+        if isinstance(move, (Play, MoveStack)):
+            count = move.count if isinstance(move, MoveStack) else 1
+            source, target = move.source, move.target
+        elif isinstance(move, Draw):
+            count, source, target = 1, Pile.hand(state.current_player), Pile.waste(state.current_player)
+        else:
+            continue
+        size = shown[source.id][0]
+        start = layout.anchor(source, size - count, size)
+        if isinstance(move, Draw):  # from the right half of the hand
+            start = (start[0] + CARD_W / 5, start[1])
+        tsize = shown[target.id][0]
+        routes.append(_Route(move, source, target, start, layout.anchor(target, tsize - 1, tsize),
+                             layout.arrival_box(target, tsize)))
+    return routes
+
+
+def _arrows(
+    layout: _Layout, state: GameState, shown: Sequence[_Shown], moves: Sequence[Move], corners: Sequence[_Corner]
+) -> list[_Arrow]:
+    """Curved arrows, each distinct from the others: see docs/pictures.rst, "Arrows"."""
+    routes = _routes(layout, state, shown, moves)
+    scale = 1.0 if len(routes) <= 8 else 0.75 if len(routes) <= 20 else 0.6
+    piles = {}
+    for pile in ALL_PILES:
+        x, y, w, h = _card_box(layout, shown, pile, shown[pile.id][0])
+        piles[pile] = (x - 2, y - 2, x + w + 2, y + h + 2)
+    indexes = [corner.box(2) for corner in corners]
+    # Arrows between the same two piles (stack moves of several sizes) bend more and more.
+    bundle: dict[tuple[Pile, Pile], int] = {}
+    curves: list[tuple[Point, Point, Point] | None] = []
+    for route in routes:
+        rank = bundle.get((route.source, route.target), 0)
+        bundle[(route.source, route.target)] = rank + 1
+        others = [box for pile, box in piles.items() if pile is not route.source and pile is not route.target]
+        curves.append(_curve(route, rank, others, indexes))
+    # Arrows into one pile end at places spread along its edge, in the order they
+    # come in: their heads stand side by side and their shafts do not cross there.
+    by_target: dict[Pile, list[tuple[float, int]]] = {}
+    for i, (route, curve) in enumerate(zip(routes, curves)):
+        if curve is not None and not _inside(route.start, route.box, _CLEAR):
+            by_target.setdefault(route.target, []).append((_around(_edge(route.box), curve[2]), i))
+    for group in by_target.values():
+        if len(group) < 2:
+            continue
+        edge = _edge(routes[group[0][1]].box)
+        # Unroll the way around where the arrows leave the widest gap between them.
+        group.sort()
+        perimeter = 2 * (edge[2] + edge[3])
+        gaps = [(group[k][0] - group[k - 1][0]) % perimeter for k in range(len(group))]
+        cut = gaps.index(max(gaps))
+        group = [(place + (perimeter if k < cut else 0), i) for k, (place, i) in enumerate(group)]
+        group = group[cut:] + group[:cut]
+        gap = min(22.0, (edge[2] + edge[3]) / len(group))  # within half the way around
+        places = [group[0][0]]
+        for place, _ in group[1:]:
+            places.append(max(place, places[-1] + gap))
+        shift = sum(place for place, _ in group) / len(group) - sum(places) / len(places)
+        for place, (_, i) in zip(places, group):
+            curve = curves[i]
+            if curve is not None:
+                curves[i] = (curve[0], curve[1], _along(edge, place + shift))
+    return [_arrow(route.move, curve, scale) for route, curve in zip(routes, curves) if curve is not None]
+
+
+# Points along a curve, where _curve looks for other piles: the weights of its three points.
+_SAMPLES = tuple(((1 - t) ** 2, 2 * t * (1 - t), t * t) for t in (i / 16 for i in range(1, 16)))
+_CLEAR = 3  # between an arrow's tip and the pile it points at
+
+
+def _curve(
+    route: _Route, rank: int, others: Sequence[tuple[float, float, float, float]],
+    indexes: Sequence[tuple[float, float, float, float]],
+) -> tuple[Point, Point, Point] | None:
+    """The curve of an arrow, from the moving card to the edge of the target's room: its start, control point and tip."""
+    start, aim = route.start, route.aim
+    dx, dy = aim[0] - start[0], aim[1] - start[1]
+    length = math.hypot(dx, dy)
+    if length < 1:
+        return None
+    # Bend to the right of the way it goes, so that a move and its way back stay
+    # apart; more, or the other way, if that passes over fewer other piles and
+    # corner indices.
+    bend = min(0.12 * length, 40.0) + 10.0 * rank
+    mid = ((start[0] + aim[0]) / 2, (start[1] + aim[1]) / 2)
+    best = (math.inf, mid)
+    for factor in (1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 4.5, -4.5):
+        control = (mid[0] - dy / length * bend * factor, mid[1] + dx / length * bend * factor)
+        over = 0
+        for a, b, c in _SAMPLES:
+            px = a * start[0] + b * control[0] + c * aim[0]
+            py = a * start[1] + b * control[1] + c * aim[1]
+            if not (0 < px < _WIDTH and 0 < py < _HEIGHT):
+                over += 100
+            for x0, y0, x1, y1 in others:
+                if x0 <= px <= x1 and y0 <= py <= y1:
+                    over += 1
+            for x0, y0, x1, y1 in indexes:
+                if x0 <= px <= x1 and y0 <= py <= y1:
+                    over += 2
+        cost = over + abs(factor) * bend / 40
+        if cost < best[0]:
+            best = (cost, control)
+        if over == 0:
+            break  # the others bend more, and cost more
+    control = best[1]
+    box = route.box
+    if _inside(start, box, _CLEAR):
+        return start, control, aim
+    # The tip stops at the edge of the target's room: the last point outside it.
+    lo, hi = 0.0, 1.0
+    for step in range(64, -1, -1):
+        if not _inside(_bezier(start, control, aim, step / 64), box, _CLEAR):
+            lo, hi = step / 64, min(1.0, (step + 1) / 64)
+            break
+    for _ in range(20):
+        t = (lo + hi) / 2
+        lo, hi = (t, hi) if not _inside(_bezier(start, control, aim, t), box, _CLEAR) else (lo, t)
+    # The part of the curve up to there is a quadratic curve too.
+    return start, (start[0] + lo * (control[0] - start[0]), start[1] + lo * (control[1] - start[1])), \
+        _bezier(start, control, aim, lo)
+
+
+def _arrow(move: Move, curve: tuple[Point, Point, Point], scale: float) -> _Arrow:
+    """The arrow along a curve: the shaft up to the head, and the head at its end."""
+    start, control, tip = curve
+    lo, hi = 0.0, 1.0
+    for _ in range(30):
+        t = (lo + hi) / 2
+        p = _bezier(start, control, tip, t)
+        lo, hi = (t, hi) if math.hypot(tip[0] - p[0], tip[1] - p[1]) > _HEAD_LEN * scale else (lo, t)
+    base = _bezier(start, control, tip, lo)
+    ux, uy = tip[0] - base[0], tip[1] - base[1]
+    norm = math.hypot(ux, uy) or 1.0
+    ux, uy = ux / norm, uy / norm
+    half = _HEAD_HALF * scale
+    head = (tip, (base[0] - uy * half, base[1] + ux * half), (base[0] + uy * half, base[1] - ux * half))
+    shaft_control = (start[0] + lo * (control[0] - start[0]), start[1] + lo * (control[1] - start[1]))
+    return _Arrow(move, start, shaft_control, base, head, scale)
+
+
+def _edge(box: Box) -> Box:
+    """The line where arrows into a pile stop: its room, with a little space around."""
+    x, y, w, h = box
+    return x - _CLEAR, y - _CLEAR, w + 2 * _CLEAR, h + 2 * _CLEAR
+
+
+def _around(box: Box, point: Point) -> float:
+    """The place on the edge of a box nearest to ``point``, as the distance clockwise from its top left."""
+    x, y, w, h = box
+    px, py = min(max(point[0], x), x + w), min(max(point[1], y), y + h)
+    side = min((py - y, 0), (x + w - px, 1), (y + h - py, 2), (px - x, 3))[1]
+    return (px - x, w + py - y, w + h + x + w - px, 2 * w + h + y + h - py)[side]
+
+
+def _along(box: Box, around: float) -> Point:
+    """The point on the edge of a box at the distance ``around`` clockwise from its top left."""
+    x, y, w, h = box
+    s = around % (2 * (w + h))
+    if s < w:
+        return x + s, y
+    if s < w + h:
+        return x + w, y + s - w
+    if s < 2 * w + h:
+        return x + w - (s - w - h), y + h
+    return x, y + h - (s - 2 * w - h)
+
+
+def _crosses(a: Point, b: Point, box: Box) -> bool:
+    """True if the segment from ``a`` to ``b`` meets the box (Liang-Barsky clipping)."""
+    x, y, w, h = box
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in ((-dx, a[0] - x), (dx, x + w - a[0]), (-dy, a[1] - y), (dy, y + h - a[1])):
+        if p == 0:
+            if q < 0:
+                return False
+        else:
+            r = q / p
+            if p < 0:
+                t0 = max(t0, r)
+            else:
+                t1 = min(t1, r)
+            if t0 > t1:
+                return False
+    return True
+
+
+class _Corner(NamedTuple):
+    """A corner index in view: the card, where the card lies, and the middle of the index."""
+
+    card: Card
+    x: float
+    y: float
+    cx: int
+
+    def box(self, margin: float) -> tuple[float, float, float, float]:
+        """Its left, top, right and bottom, ``margin`` around it."""
+        x0, y0 = self.x + self.cx - _INDEX_W / 2 - margin, self.y + 4 - margin
+        return x0, y0, x0 + _INDEX_W + 2 * margin, y0 + _INDEX_H + 2 * margin
+
+
+def _corners(layout: _Layout, shown: Sequence[_Shown]) -> list[_Corner]:
+    """Every corner index that shows: both of a top card, one of a fanned card if the fan leaves room."""
+    corners = []
+    for pile in ALL_PILES:
+        count, cards = shown[pile.id]
+        y = layout.slot[pile][1]
+        step = layout.fan_step(count)
+        for i, card in enumerate(cards):
+            position = i if pile.kind is PileKind.TABLEAU else count - 1
+            x = layout.card_x(pile, position, count)
+            if position == count - 1:
+                corners += [_Corner(card, x, y, 10), _Corner(card, x, y, CARD_W - 10)]
+            elif step >= _INDEX_W + 2:
+                corners.append(_Corner(card, x, y, CARD_W - 10 if layout.fan[pile] < 0 else 10))
+    return corners
+
+
+def _indexes(corners: Sequence[_Corner], arrows: Sequence[_Arrow]) -> list[_Cmd]:
+    """The corner indices that an arrow crosses, to draw again over the arrows."""
+    if not arrows:
+        return []
+    cmds = []
+    pieces = [(a, b, min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))
+              for arrow in arrows for a, b in arrow.segments()]
+    left, top = min(p[2] for p in pieces), min(p[3] for p in pieces)
+    right, bottom = max(p[4] for p in pieces), max(p[5] for p in pieces)
+    for corner in corners:
+        x0, y0, x1, y1 = corner.box(_RIM_W / 2 + 1)
+        if x1 < left or x0 > right or y1 < top or y0 > bottom:
+            continue
+        box = (x0, y0, x1 - x0, y1 - y0)
+        if any(p[2] <= x1 and p[4] >= x0 and p[3] <= y1 and p[5] >= y0 and _crosses(p[0], p[1], box)
+               for p in pieces):
+            card = corner.card
+            rank, size, spacing = _RANK_STYLE[card.rank]
+            cmds.append(_INDEX_T(x=_n(corner.x), y=_n(corner.y), left=str(corner.cx - _INDEX_W // 2),
+                                 ink=_SUIT_INK[card.colour], cx=str(corner.cx), size=size, spacing=spacing,
+                                 rank=rank, suit=card.suit.symbol))
+    return cmds
+
+
+def _marks(layout: _Layout, state: GameState, shown: Sequence[_Shown], moves: Sequence[Move]) -> list[_Cmd]:
+    """The highlights of ``moves``: outlines, arrows, the corners they cross, and End turn or Pass."""
+    if not moves:
+        return []
+    cmds: list[_Cmd] = []
+    boxes: list[Box] = []
+    notes: list[str] = []
+    for move in moves:
+        if isinstance(move, (Play, MoveStack)):
+            count = move.count if isinstance(move, MoveStack) else 1
+            boxes.append(_card_box(layout, shown, move.source, count))
+            boxes.append(_card_box(layout, shown, move.target, 1))
+        elif isinstance(move, Draw):
+            boxes.append(_card_box(layout, shown, Pile.hand(state.current_player), 1))
+        elif isinstance(move, EndTurn):
+            notes.append("end turn")
+        elif isinstance(move, Pass):
+            notes.append("pass")
+    for box in dict.fromkeys(boxes):
+        x, y, w, h = box
+        cmds.append(_OUTLINE_T(x=_n(x - 2), y=_n(y - 2), w=_n(w + 4), h=_n(h + 4)))
+    corners = _corners(layout, shown)
+    arrows = _arrows(layout, state, shown, moves, corners)
+    cmds += [arrow.cmd() for arrow in arrows]
+    cmds += _indexes(corners, arrows)
+    if notes:
+        x, y = layout.slot[Pile.waste(state.current_player)]
+        x += CARD_W + 30
+        text = " / ".join(notes)
+        cmds.append(_NOTE_T(x=_n(x), y=_n(y + CARD_H / 2 - 13), w=_n(12 + 8 * len(text)), tx=_n(x + 6 + 4 * len(text)),
+                            ty=_n(y + CARD_H / 2 + 5), text=text))
+    return cmds
+
+
+def _card_box(layout: _Layout, shown: Sequence[_Shown], pile: Pile, count: int) -> Box:
+    """The box around the top ``count`` cards of a pile (or around its empty slot)."""
+    size = shown[pile.id][0]
+    x, y = layout.slot[pile]
+    if size == 0 or pile.kind is not PileKind.TABLEAU:
+        return float(x), float(y), float(CARD_W), float(CARD_H)
+    first = layout.card_x(pile, max(size - count, 0), size)
+    last = layout.card_x(pile, size - 1, size)
+    return min(first, last), float(y), abs(last - first) + CARD_W, float(CARD_H)
+
+
+# The picture ---------------------------------------------------------------------
 
 
 def _check_state(state: object) -> GameState:
@@ -161,6 +824,14 @@ def _check_perspective(perspective: object) -> int:
     return int(perspective)  # type: ignore[call-overload,unused-ignore]
 
 
+def _check_move(move: object, name: str) -> Move:
+    if not isinstance(move, Move):
+        raise TypeError(
+            f"{name} is {brief(move)}, not a Move (read text with parse_move(), or pass moves from legal_moves())"
+        )
+    return move
+
+
 def _check_moves(highlight: object, name: str, *, unique: bool) -> tuple[Move, ...]:
     if isinstance(highlight, Move):
         return (highlight,)
@@ -172,11 +843,7 @@ def _check_moves(highlight: object, name: str, *, unique: bool) -> tuple[Move, .
         raise TypeError(f"{name} must be a Move or an iterable of moves, got {type(highlight).__name__}")
     moves: list[Move] = []
     for i, move in enumerate(highlight):
-        if not isinstance(move, Move):
-            raise TypeError(
-                f"{name}[{i}] is {brief(move)}, not a Move (read text with parse_move(), "
-                "or pass moves from legal_moves())"
-            )
+        _check_move(move, f"{name}[{i}]")
         if not unique or move not in moves:
             moves.append(move)
     return tuple(moves)
@@ -190,12 +857,6 @@ def _check_size(size: object) -> float | None:
     if not math.isfinite(size) or size <= 0:
         raise ValueError(f"size must be a positive number of pixels, got {brief(size)}")
     return float(size)
-
-
-def _status(state: GameState) -> str:
-    if state.outcome is not None:
-        return "game over"
-    return f"player {state.current_player} to move"
 
 
 def render(
@@ -214,17 +875,26 @@ def render(
     (``F0``, ``T3``, ``R1``, ...). The player to move is marked, and the
     outcome is shown once the game is over. Face-down cards are drawn as
     backs in the colour of the player whose pile they lie in, so the picture
-    tells nothing that a player may not see (RULES.md section 12).
+    tells nothing that a player may not see (:ref:`section 12 of the rules
+    <rules-12>`).
+
+    Arrows are drawn only for the moves in ``highlight``: none by default.
+    Each arrow is a curve of its own, from the moving card to the edge of the
+    target pile; arrows between the same piles bend apart, arrows into one
+    pile end side by side, and pile labels, counts and the corners of the
+    cards stay readable over them.
 
     Each face-up card is an SVG group ``<g class="card" data-card="QS1"
-    data-pile="T3">``, so a page's script or a test can find it.
+    data-pile="T3">``, and each arrow a group ``<g class="arrow"
+    data-move="T3-T0">``, so a page's script or a test can find them.
 
     :param state: the position to draw.
     :param perspective: the player (0 or 1) drawn at the bottom of the table.
     :param highlight: moves to show (a move or an iterable of moves, e.g. the
         result of :func:`~crapette.legal_moves`): an arrow from the source
         pile to the target pile, with the moving cards outlined; ``draw``
-        points from the hand to the waste, ``end`` and ``pass`` mark the player.
+        points from the hand to the waste, ``end`` and ``pass`` are named
+        beside the player's waste. The moves need not be legal.
     :param size: the width of the picture in pixels (the height follows);
         None for the natural size.
     :returns: the SVG document as text. The same arguments always give the
@@ -240,23 +910,23 @@ def render(
     >>> root.get("width"), sorted(g.get("data-card") for g in root.iter("{http://www.w3.org/2000/svg}g")
     ...                            if g.get("class") == "card")[:3]
     ('400', ['2H0', '3S1', '6D1'])
+    >>> [g.get("data-move") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "arrow"]
+    ['T1-T4']
     >>> render(state, perspective=2)
     Traceback (most recent call last):
     ...
     ValueError: perspective must be 0 or 1 (the player drawn at the bottom), got 2
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.2.0
+       Arrows are curved and kept apart, stop at the edge of the target pile,
+       and pass under labels, counts and card corners.
     """
     state = _check_state(state)
     perspective = _check_perspective(perspective)
     moves = _check_moves(highlight, "highlight", unique=True)
     width = _check_size(size)
-    return _render(state, perspective, moves, width)
-
-
-def _render(state: GameState, perspective: int, moves: tuple[Move, ...], width: float | None) -> str:
     layout = _Layout(perspective)
-    svg = _Svg()
     if width is None:
         w_attr, h_attr = str(_WIDTH), str(_HEIGHT)
     else:
@@ -265,344 +935,139 @@ def _render(state: GameState, perspective: int, moves: tuple[Move, ...], width: 
     title = f"crapette table: {rules_name} rules, move {state.move_count}, {_status(state)}"
     if state.outcome is not None:
         title += f", {state.outcome}"
-    svg.add(
+    shown = _shown(state)
+    parts = [
+        _svg_open(w_attr, h_attr),
+        f"<title>{escape(title)}</title>",
+        _felt(),
+        _header_static(rules_name),
+        *(cmd.markup() for cmd in _header(state)),
+        *(_draw_pile(layout, _pile_parts(layout, pile), pile, shown[pile.id]) for pile in ALL_PILES),
+    ]
+    marks = _marks(layout, state, shown, moves)
+    if marks:
+        parts += ['<g class="highlight">', *(cmd.markup() for cmd in marks), "</g>"]
+    parts.append(_labels(layout, state.rules))
+    parts += [cmd.markup() for cmd in _counts(layout, shown)]
+    parts += [_plate(layout, player, _plate_key(state, player)) for player in (0, 1)]
+    parts.append("</svg>")
+    return _ascii("\n".join(parts) + "\n")
+
+
+def _svg_open(w_attr: str, h_attr: str, extra: str = "") -> str:
+    return (
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w_attr}" '
         f'height="{h_attr}" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
-        f'font-family="{_FONT}" class="crapette-table">'
-    )
-    svg.add(f"<title>{escape(title)}</title>")
-    svg.rect(0, 0, _WIDTH, _HEIGHT, rx="10", fill=_FELT)
-    svg.rect(3, 3, _WIDTH - 6, _HEIGHT - 6, rx="8", fill="none", stroke=_FELT_EDGE,
-             stroke_width="4")
-    _draw_header(svg, state, rules_name)
-    for player in (0, 1):
-        _draw_player(svg, layout, state, player)
-    for pile in ALL_PILES[:R0]:  # the foundations and the tableau
-        _draw_shared_pile(svg, layout, state, pile)
-    arrows = _draw_highlights(svg, layout, state, moves) if moves else []
-    # Counts go over the highlight outlines, arrows over everything.
-    for player in (0, 1):
-        _draw_counts(svg, layout, state, player)
-    if arrows:
-        svg.add('<g class="arrows">')
-        for start, end in arrows:
-            _arrow(svg, start, end)
-        svg.add("</g>")
-    svg.add("</svg>")
-    text = "\n".join(svg.parts) + "\n"
-    return text.encode("ascii", "xmlcharrefreplace").decode("ascii")
-
-
-def _draw_header(svg: _Svg, state: GameState, rules_name: str) -> None:
-    y = _HEADER - 10
-    svg.text(_MARGIN, y, f"crapette \u00b7 {rules_name} rules", fill=_INK, font_size="13",
-             font_weight="bold")
-    if state.outcome is None:
-        svg.text(_CX, y, _status(state), fill=_INK, font_size="13", text_anchor="middle")
-    else:
-        # The outcome in the header, where it hides no card.
-        text = f"Game over: {state.outcome}"
-        half = min(200, 12 + 4 * len(text))
-        svg.add('<g class="outcome">')
-        svg.rect(_CX - half, 4, 2 * half, 24, rx="12", fill=_MARK)
-        svg.text(_CX, y, text, fill="#1b1b1b", font_size="13",
-                 font_weight="bold", text_anchor="middle")
-        svg.add("</g>")
-    svg.text(_WIDTH - _MARGIN, y, f"move {state.move_count}", fill=_INK, font_size="13",
-             text_anchor="end")
-
-
-# Cards ---------------------------------------------------------------------
-
-
-def _draw_face(svg: _Svg, x: float, y: float, card: Card, pile: Pile) -> None:
-    ink = _SUIT_INK[card.colour]
-    rank = card.rank.symbol if card.rank != 10 else "10"
-    suit = card.suit.symbol
-    size = ' font-size="12" letter-spacing="-1"' if rank == "10" else ' font-size="14"'
-    # Rank and suit in both top corners: a fan to either side leaves one of them in view.
-    corners = "".join(
-        f'<text x="{cx}" y="17"{size}>{rank}</text><text x="{cx}" y="31" font-size="13">{suit}</text>'
-        for cx in (10, CARD_W - 10)
-    )
-    svg.add(
-        f'<g class="card" data-card="{card}" data-pile="{pile}" '
-        f'transform="translate({_n(x)} {_n(y)})"><title>{card}</title>'
-        f'<rect width="{CARD_W}" height="{CARD_H}" rx="{_RADIUS}" fill="{_FACE}" stroke="{_EDGE}"/>'
-        # The deck shows as a band in its back colour along the bottom edge.
-        f'<rect x="4" y="{CARD_H - 7}" width="{CARD_W - 8}" height="3" rx="1.5" '
-        f'fill="{DECK_COLOURS[card.deck]}"/>'
-        f'<g fill="{ink}" text-anchor="middle" font-weight="bold">{corners}'
-        f'<text x="{CARD_W // 2}" y="62" font-size="28">{suit}</text></g></g>'
+        f'font-family="{_FONT}" class="crapette-table"{extra}>'
     )
 
 
-def _draw_back(svg: _Svg, x: float, y: float, colour: str) -> None:
-    svg.rect(x, y, CARD_W, CARD_H, rx=str(_RADIUS), fill=colour, stroke="#f4f4f4", stroke_width="1.5")
-    svg.rect(x + 5, y + 5, CARD_W - 10, CARD_H - 10, rx="3", fill="none", stroke="#ffffff",
-             stroke_opacity="0.55", stroke_width="1")
-    cx, cy = x + CARD_W / 2, y + CARD_H / 2
-    for dy in (-22, 0, 22):
-        svg.add(
-            f'<path d="M{_n(cx)} {_n(cy + dy - 10)} L{_n(cx + 14)} {_n(cy + dy)} '
-            f'L{_n(cx)} {_n(cy + dy + 10)} L{_n(cx - 14)} {_n(cy + dy)} Z" fill="#ffffff" '
-            'fill-opacity="0.22" stroke="#ffffff" stroke-opacity="0.5" stroke-width="1"/>'
-        )
-
-
-def _draw_empty(svg: _Svg, x: float, y: float) -> None:
-    svg.rect(x, y, CARD_W, CARD_H, rx=str(_RADIUS), fill="#000000", fill_opacity="0.12",
-             stroke=_DIM, stroke_width="1.2", stroke_dasharray="4 3")
-
-
-def _draw_depth(svg: _Svg, x: float, y: float, count: int, colour: str) -> None:
-    """Edges of the cards under a pile's top card, a few pixels each, so a pile looks thick."""
-    for i in range(min(count, 2), 0, -1):
-        svg.rect(x + 2 * i, y + 2 * i, CARD_W, CARD_H, rx=str(_RADIUS), fill=colour,
-                 stroke=_EDGE, stroke_width="0.8")
-
-
-def _draw_squared(svg: _Svg, x: float, y: float, cards: Sequence[Card], pile: Pile, depth_colour: str) -> None:
-    """A squared-up pile: its depth in ``depth_colour`` under the face-up top card, or an empty slot."""
-    if cards:
-        _draw_depth(svg, x, y, len(cards) - 1, depth_colour)
-        _draw_face(svg, x, y, cards[-1], pile)
-    else:
-        _draw_empty(svg, x, y)
-
-
-def _label(svg: _Svg, x: float, y: float, text: str, anchor: str = "start") -> None:
-    svg.text(x, y - 5, text, fill=_INK, font_size="11", font_weight="bold", text_anchor=anchor)
-
-
-def _badge(svg: _Svg, x: float, y: float, count: int, pile: Pile) -> None:
-    """A count on the lower edge of a pile."""
-    cx = x + CARD_W / 2
-    svg.add(f'<g class="count" data-pile="{pile}">')
-    svg.rect(cx - 14, y + CARD_H - 6, 28, 16, rx="8", fill="#111111", fill_opacity="0.82",
-             stroke="#ffffff", stroke_width="1")
-    svg.text(cx, y + CARD_H + 6, str(count), fill="#ffffff", font_size="11", font_weight="bold",
-             text_anchor="middle")
-    svg.add("</g>")
-
-
-# Piles ----------------------------------------------------------------------
-
-
-def _draw_shared_pile(svg: _Svg, layout: _Layout, state: GameState, pile: Pile) -> None:
-    cards = state.cards(pile)
-    x, y = layout.slot[pile]
-    if pile.kind is PileKind.FOUNDATION:
-        _label(svg, x + CARD_W / 2, y, str(pile), "middle")
-        _draw_squared(svg, x, y, cards, pile, _FACE)
-        return
-    # Tableau: the label sits over the first card, on the side next to the foundations.
-    left = layout.fan[pile] < 0
-    label_x = x + CARD_W if left else x
-    _label(svg, label_x, y, str(pile), "end" if left else "start")
-    if _owned(state):
-        # Each player has four piles of their own: a dot in the owner's colour says whose.
-        dot_x = label_x - 25 if left else label_x + 25
-        svg.add(f'<circle cx="{_n(dot_x)}" cy="{_n(y - 9)}" r="4" fill="{DECK_COLOURS[pile.index // 4]}" '
-                'stroke="#ffffff" stroke-width="1"/>')
-    svg.add(f'<g class="pile" data-pile="{pile}">')
-    if not cards:
-        _draw_empty(svg, x, y)
-    for i, card in enumerate(cards):
-        _draw_face(svg, layout.card_x(pile, i, len(cards)), y, card, pile)
-    svg.add("</g>")
-
-
-def _owned(state: GameState) -> bool:
-    """True if the tableau piles belong to the players (the casual game), not shared houses."""
-    rules = state.rules
+def _felt() -> str:
     return (
-        rules.tableau_sources is TableauSources.OWN
-        or rules.own_tableau_build is not rules.opponent_tableau_build
+        f'<rect x="0" y="0" width="{_WIDTH}" height="{_HEIGHT}" rx="10" fill="{_FELT}"/>'
+        f'<rect x="3" y="3" width="{_WIDTH - 6}" height="{_HEIGHT - 6}" rx="8" fill="none" '
+        f'stroke="{_FELT_EDGE}" stroke-width="4"/>'
     )
 
 
-def _draw_player(svg: _Svg, layout: _Layout, state: GameState, player: int) -> None:
-    back = DECK_COLOURS[player]
-    reserve, hand, waste = state.reserves[player], state.hands[player], state.wastes[player]
-    for pile, name in ((Pile.reserve(player), "reserve"), (Pile.hand(player), "hand"),
-                       (Pile.waste(player), "waste")):
-        x, y = layout.slot[pile]
-        _label(svg, x, y, f"{pile} {name}")
-    # Reserve: face down under its face-up top card.
-    x, y = layout.slot[Pile.reserve(player)]
-    svg.add(f'<g class="pile" data-pile="{Pile.reserve(player)}">')
-    _draw_squared(svg, x, y, reserve, Pile.reserve(player), back)
-    svg.add("</g>")
-    # Hand: all face down.
-    x, y = layout.slot[Pile.hand(player)]
-    svg.add(f'<g class="pile" data-pile="{Pile.hand(player)}">')
-    if hand:
-        _draw_depth(svg, x, y, len(hand) - 1, back)
-        svg.add(f'<g class="back" data-pile="{Pile.hand(player)}">')
-        _draw_back(svg, x, y, back)
-        svg.add("</g>")
-    else:
-        _draw_empty(svg, x, y)
-    svg.add("</g>")
-    # Waste: face up, only the top card shows.
-    x, y = layout.slot[Pile.waste(player)]
-    svg.add(f'<g class="pile" data-pile="{Pile.waste(player)}">')
-    _draw_squared(svg, x, y, waste, Pile.waste(player), _FACE)
-    svg.add("</g>")
-    _draw_nameplate(svg, layout, state, player)
-
-
-def _draw_counts(svg: _Svg, layout: _Layout, state: GameState, player: int) -> None:
-    for pile in (Pile.reserve(player), Pile.hand(player), Pile.waste(player)):
-        x, y = layout.slot[pile]
-        _badge(svg, x, y, len(state.cards(pile)), pile)
-
-
-def _draw_nameplate(svg: _Svg, layout: _Layout, state: GameState, player: int) -> None:
-    _, y = layout.slot[Pile.reserve(player)]
-    x = _MARGIN + 8
-    cy = y + CARD_H / 2
-    to_move = state.outcome is None and state.current_player == player
-    won = state.outcome is not None and state.outcome.winner == player
-    svg.add(f'<g class="player" data-player="{player}">')
-    if to_move or won:
-        svg.rect(x - 8, cy - 17, 190, 34, rx="17", fill=_MARK)
-    if to_move:
-        svg.add(
-            f'<path d="M{_n(x + 2)} {_n(cy - 7)} L{_n(x + 14)} {_n(cy)} L{_n(x + 2)} {_n(cy + 7)} Z" '
-            'fill="#1b1b1b"/>'
-        )
-    ink = "#1b1b1b" if to_move or won else _INK
-    svg.add(f'<circle cx="{_n(x + 28)}" cy="{_n(cy)}" r="7" fill="{DECK_COLOURS[player]}" '
-            'stroke="#ffffff" stroke-width="1.5"/>')
-    svg.text(x + 42, cy + 6, f"Player {player}", fill=ink, font_size="17", font_weight="bold")
-    note = "to move" if to_move else ("winner" if won else "")
-    if note:
-        svg.text(x + 128, cy + 5, note, fill=ink, font_size="12")
-    flags = []
-    if state.exhausted[player] and state.rules.stalemate:
-        flags.append("exhausted")
-    if state.drawn and state.current_player == player and state.outcome is None:
-        flags.append(f"W{player} top was drawn this turn")
-    for i, flag in enumerate(flags):
-        svg.text(x, cy + 32 + 14 * i, flag, fill=_INK, font_size="11", font_style="italic")
-    svg.add("</g>")
-
-
-# Highlights -----------------------------------------------------------------
-
-
-def _pile_anchor(layout: _Layout, state: GameState, pile: Pile, from_top: int = 1) -> tuple[float, float]:
-    count = len(state.cards(pile))
-    return layout.anchor(pile, count - from_top, count)
-
-
-Box = tuple[float, float, float, float]
-
-
-def _card_box(layout: _Layout, state: GameState, pile: Pile, count: int) -> Box:
-    """The box around the top ``count`` cards of a pile (or around its empty slot)."""
-    size = len(state.cards(pile))
-    x, y = layout.slot[pile]
-    if size == 0 or pile.kind is not PileKind.TABLEAU:
-        return float(x), float(y), float(CARD_W), float(CARD_H)
-    first = layout.card_x(pile, max(size - count, 0), size)
-    last = layout.card_x(pile, size - 1, size)
-    return min(first, last), float(y), abs(last - first) + CARD_W, float(CARD_H)
-
-
-def _arrow(svg: _Svg, start: tuple[float, float], end: tuple[float, float]) -> None:
-    (x1, y1), (x2, y2) = start, end
-    length = math.hypot(x2 - x1, y2 - y1)
-    if length < 1:
-        return
-    ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    head, half = 18.0, 10.0
-    bx, by = x2 - ux * head, y2 - uy * head
-    line = f'x1="{_n(x1)}" y1="{_n(y1)}" x2="{_n(bx)}" y2="{_n(by)}" stroke-linecap="round"'
-    tip = (
-        f'd="M{_n(x2)} {_n(y2)} L{_n(bx - uy * half)} {_n(by + ux * half)} '
-        f'L{_n(bx + uy * half)} {_n(by - ux * half)} Z"'
-    )
-    # A dark rim under the arrow keeps it visible on white cards and on the felt.
-    svg.add(
-        f'<g class="arrow" opacity="0.9"><line {line} stroke="#1b1b1b" stroke-opacity="0.45" '
-        f'stroke-width="8"/><path {tip} fill="{_MARK}" stroke="#1b1b1b" stroke-opacity="0.45" '
-        f'stroke-width="2" stroke-linejoin="round"/><line {line} stroke="{_MARK}" '
-        'stroke-width="5"/></g>'
-    )
-
-
-Arrow = tuple[tuple[float, float], tuple[float, float]]
-
-
-def _draw_highlights(
-    svg: _Svg, layout: _Layout, state: GameState, moves: tuple[Move, ...]
-) -> list[Arrow]:
-    """Outline the cards and piles of ``moves`` and return the arrows to draw."""
-    player = state.current_player
-    svg.add('<g class="highlight">')
-    arrows: list[Arrow] = []
-    boxes: list[Box] = []
-    notes: list[str] = []
-    for move in moves:
-        if isinstance(move, (Play, MoveStack)):
-            count = move.count if isinstance(move, MoveStack) else 1
-            boxes.append(_card_box(layout, state, move.source, count))
-            boxes.append(_card_box(layout, state, move.target, 1))
-            arrows.append((_pile_anchor(layout, state, move.source, count),
-                           _pile_anchor(layout, state, move.target)))
-        elif isinstance(move, Draw):
-            hand, waste = Pile.hand(player), Pile.waste(player)
-            boxes.append(_card_box(layout, state, hand, 1))
-            hx, hy = layout.slot[hand]
-            wx, wy = layout.slot[waste]
-            arrows.append(((hx + CARD_W * 0.7, hy + CARD_H / 2), (wx + CARD_W * 0.3, wy + CARD_H / 2)))
-        elif isinstance(move, EndTurn):
-            notes.append("end turn")
-        elif isinstance(move, Pass):
-            notes.append("pass")
-    drawn: set[Box] = set()
-    for box in boxes:
-        if box not in drawn:
-            drawn.add(box)
-            x, y, w, h = box
-            svg.rect(x - 2, y - 2, w + 4, h + 4, rx="7", fill="none", stroke=_MARK, stroke_width="3")
-    if notes:
-        _, y = layout.slot[Pile.waste(player)]
-        x = layout.slot[Pile.waste(player)][0] + CARD_W + 30
-        text = " / ".join(notes)
-        svg.rect(x, y + CARD_H / 2 - 13, 12 + 8 * len(text), 26, rx="13", fill=_MARK)
-        svg.text(x + 6 + 4 * len(text), y + CARD_H / 2 + 5, text, fill="#1b1b1b", font_size="13",
-                 font_weight="bold", text_anchor="middle")
-    svg.add("</g>")
-    return arrows
+def _ascii(text: str) -> str:
+    return text.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 # HTML ------------------------------------------------------------------------
 
+_KEYFRAME = 64  # every so many steps the page's data holds every pile, not only those that changed
+
 _SCRIPT = """
 (function () {
-  var frames = document.querySelectorAll('.frame');
+  'use strict';
+  function data(id) { return JSON.parse(document.getElementById(id).textContent); }
+  var T = data('crapette-table'), S = data('crapette-steps');
   var counter = document.getElementById('counter');
-  var index = 0;
-  function show(i) {
-    index = Math.max(0, Math.min(frames.length - 1, i));
-    for (var k = 0; k !== frames.length; k++) {
-      frames[k].style.display = (k === index) ? 'block' : 'none';
+  var caption = document.getElementById('caption');
+  var note = document.getElementById('note');
+  var layer = {};
+  ['header', 'piles', 'marks', 'counts', 'plates'].forEach(function (name) {
+    layer[name] = document.getElementById('crapette-' + name);
+  });
+  function esc(v) {
+    return String(v).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  }
+  // A template filled with values, as render() fills it.
+  function fill(cmd) {
+    var t = T.templates[cmd[0]];
+    return t[0].replace(/\\{(\\w+)\\}/g, function (m, name) { return esc(cmd[1 + t[1].indexOf(name)]); });
+  }
+  function num(v) {
+    var s = (Math.round(v * 10) / 10).toFixed(1);
+    return s.slice(-2) === '.0' ? s.slice(0, -2) : s;
+  }
+  function fillNamed(t, values) {
+    return fill([t].concat(T.templates[t][1].map(function (name) { return values[name]; })));
+  }
+  function face(code, x, y, pile) {
+    var rank = T.ranks[code[0]], suit = T.suits[code[1]];
+    return fillNamed(T.face, {card: code, pile: pile, x: num(x), y: num(y), band: T.bands[+code[2]], ink: suit[1],
+                              size: rank[1], spacing: rank[2], rank: rank[0], suit: suit[0]});
+  }
+  // A pile as render() draws it (_draw_pile): P is its fixed markup and place.
+  function drawPile(id, text) {
+    var P = T.piles[id], codes = text ? text.split(' ') : [], out = [P.before];
+    if (P.kind === 'T') {
+      var step = codes.length > 1 ? Math.min(T.fan, T.fanRoom / (codes.length - 1)) : 0;
+      if (!codes.length) { out.push(P.empty); }
+      codes.forEach(function (code, i) { out.push(face(code, P.x + P.fan * i * step, P.y, P.name)); });
+    } else {  // the count, then the top card if it lies face up
+      var count = +codes[0];
+      if (!count) { out.push(P.empty); } else {
+        out.push(P.depth[Math.min(count - 1, 2)]);
+        out.push(codes.length === 2 ? face(codes[1], P.x, P.y, P.name) : P.back);
+      }
     }
-    counter.textContent = (index + 1) + ' / ' + frames.length;
+    out.push(P.after);
+    return {markup: out.join(''), count: P.kind === 'T' ? codes.length : count};
+  }
+  var piles = [], index = 0, drawn = -1;
+  function stateAt(i) {
+    var k = i - i % T.keyframe, texts = [];
+    for (var j = k; j <= i; j++) {
+      var changes = S[j].c;
+      for (var id in changes) { texts[+id] = changes[id]; }
+    }
+    return texts;
+  }
+  function show(i) {
+    index = Math.max(0, Math.min(S.length - 1, i));
+    if (index === drawn) { return; }
+    drawn = index;
+    var step = S[index], texts = stateAt(index), pileMarkup = [], counts = [];
+    for (var id = 0; id !== texts.length; id++) {
+      var pile = drawPile(id, texts[id]);
+      pileMarkup.push(pile.markup);
+      counts[id] = pile.count;
+    }
+    layer.piles.innerHTML = pileMarkup.join('');
+    layer.header.innerHTML = step.g.map(fill).join('');
+    layer.marks.innerHTML = (step.h || []).map(fill).join('');
+    layer.counts.innerHTML = T.counted.map(function (id) {
+      var P = T.piles[id];
+      return fillNamed(T.badge, {pile: P.name, x: num(P.x), y: num(P.y), count: String(counts[id])});
+    }).join('');
+    layer.plates.innerHTML = step.p.map(function (key, player) { return T.plates[player][key]; }).join('');
+    caption.textContent = step.m ? 'move ' + (index + 1) + ': ' + step.m : step.s;
+    note.textContent = step.t || '';
+    note.style.display = step.t ? '' : 'none';
+    counter.textContent = (index + 1) + ' / ' + S.length;
   }
   document.getElementById('first').onclick = function () { show(0); };
   document.getElementById('prev').onclick = function () { show(index - 1); };
   document.getElementById('next').onclick = function () { show(index + 1); };
-  document.getElementById('last').onclick = function () { show(frames.length - 1); };
+  document.getElementById('last').onclick = function () { show(S.length - 1); };
   document.addEventListener('keydown', function (e) {
     if (e.key === 'ArrowLeft') { show(index - 1); }
     else if (e.key === 'ArrowRight') { show(index + 1); }
     else if (e.key === 'Home') { show(0); }
-    else if (e.key === 'End') { show(frames.length - 1); }
+    else if (e.key === 'End') { show(S.length - 1); }
     else { return; }
     e.preventDefault();
   });
@@ -616,29 +1081,266 @@ body { background: #f3f1ea; color: #1b1b1b; font-family: DejaVu Sans, Verdana, A
 nav { display: flex; gap: 0.4em; align-items: center; margin-bottom: 0.6em; }
 button { font-size: 1em; padding: 0.25em 0.8em; }
 #counter { min-width: 6em; text-align: center; font-variant-numeric: tabular-nums; }
-.caption { margin: 0.3em 0 0.6em 0; font-size: 1.05em; }
-.frame svg { max-width: 100%; height: auto; }
+.caption { margin: 0.3em 0 0.3em 0; font-size: 1.05em; }
+.note { margin: 0 0 0.6em 0; padding: 0.2em 0.6em; background: #fff3c4; border-left: 4px solid #ffc233;
+        display: inline-block; }
+.table svg { max-width: 100%; height: auto; }
 """
+
+
+def _json(value: object) -> str:
+    """JSON that can stand in a script element of an HTML or XML page."""
+    text = json.dumps(value, ensure_ascii=True, separators=(",", ":"))
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _page_table(layout: _Layout, rules: RuleSet) -> dict[str, object]:
+    """What the page's script needs to draw any position: templates, piles, name plates."""
+    piles = []
+    for pile in ALL_PILES:
+        parts = _pile_parts(layout, pile)
+        x, y = layout.slot[pile]
+        piles.append({
+            "name": str(pile), "kind": pile.kind.value, "x": x, "y": y, "fan": layout.fan.get(pile, 0),
+            "before": parts.before, "after": parts.after, "empty": parts.empty, "depth": parts.depth,
+            "back": parts.back,
+        })
+    return {
+        "templates": [[t.text, t.fields] for t in _TEMPLATES],
+        "face": _TEMPLATE_INDEX[_FACE_T],
+        "badge": _TEMPLATE_INDEX[_BADGE_T],
+        "ranks": {rank.symbol: _RANK_STYLE[rank] for rank in Rank},
+        "suits": {suit.value: (suit.symbol, _SUIT_INK[suit.colour]) for suit in Suit},
+        "bands": DECK_COLOURS,
+        "fan": _FAN,
+        "fanRoom": _FAN_ROOM,
+        "keyframe": _KEYFRAME,
+        "piles": piles,
+        "counted": [pile.id for pile in ALL_PILES[16:]],
+        "plates": [[_plate(layout, player, key) for key in range(12)] for player in (0, 1)],
+    }
+
+
+def _caption(state: GameState) -> str:
+    return str(state.outcome) if state.outcome is not None else _status(state)
+
+
+class _Steps:
+    """The states, moves and notes of a page, checked and paired as they are read."""
+
+    def __init__(self, states: object, moves: object, notes: object) -> None:
+        if isinstance(states, GameState):
+            raise TypeError("states must be an iterable of GameState; for one state use render()")
+        if not isinstance(states, Iterable):
+            raise TypeError(f"states must be an iterable of GameState, got {type(states).__name__}")
+        if isinstance(moves, Move):
+            moves = (moves,)
+        if isinstance(moves, (str, bytes)):
+            raise TypeError("moves takes Move objects, not text: read the notation with parse_move() first")
+        if not isinstance(moves, Iterable):
+            raise TypeError(f"moves must be an iterable of Move, got {type(moves).__name__}")
+        if notes is not None and (isinstance(notes, (str, bytes)) or not isinstance(notes, Iterable)):
+            raise TypeError(f"notes must be None or an iterable of str (one per move), got {type(notes).__name__}")
+        self.states = iter(states)
+        self.moves = iter(moves)
+        self.notes = None if notes is None else iter(notes)
+
+    def __iter__(self) -> Iterator[tuple[GameState, Move | None, str | None]]:
+        state = self._state(0)
+        if state is None:
+            raise ValueError("a page needs at least one state")
+        move = self._move(0)
+        with_moves = move is not None
+        i = 0
+        while True:
+            following = self._state(i + 1)
+            if with_moves and (move is None) != (following is None):
+                counts = (f"{i + 1} or more moves for {i + 1} states" if following is None
+                          else f"{i} moves for {i + 2} or more states")
+                raise ValueError(f"moves must be empty or one fewer than the states: got {counts}")
+            yield state, move, self._note(i, move)
+            if following is None:
+                if self.notes is not None and next(self.notes, None) is not None:
+                    raise ValueError(f"there are more notes than moves ({i})")
+                return
+            state, i = following, i + 1
+            move = self._move(i) if with_moves else None
+
+    def _state(self, i: int) -> GameState | None:
+        state = next(self.states, None)
+        if state is not None and not isinstance(state, GameState):
+            raise TypeError(f"states[{i}] is a {type(state).__name__}, not a GameState")
+        return state
+
+    def _move(self, i: int) -> Move | None:
+        move = next(self.moves, None)
+        return None if move is None else _check_move(move, f"moves[{i}]")
+
+    def _note(self, i: int, move: Move | None) -> str | None:
+        if self.notes is None or move is None:
+            return None
+        note = next(self.notes, None)
+        if note is not None and not isinstance(note, str):
+            raise TypeError(f"notes[{i}] is {brief(note)}, not a str or None")
+        return note or None
+
+
+def write_html(
+    states: Iterable[GameState],
+    moves: Iterable[Move],
+    out: TextIO,
+    *,
+    notes: Iterable[str | None] | None = None,
+    perspective: int = 0,
+    title: str = "crapette game",
+) -> int:
+    """Write a self-contained HTML page that steps through ``states`` to ``out``, as it reads them.
+
+    The page draws one table, as :func:`render` draws it: the cards, pile
+    labels and counts, the player to move, the move played from each step as
+    an arrow (with its note, if any), and the outcome at the end. Its buttons
+    or the arrow keys step through the game (Home and End jump to the ends).
+    The page holds one short entry per step (the piles that changed, as a
+    player sees them) and a small script that draws them; it loads nothing
+    from elsewhere and works offline. It names no face-down card: only what a
+    player sees of each state goes in, so the page is the same whatever the
+    order of the hands and reserves. The page is plain ASCII and well-formed XML.
+
+    ``states``, ``moves`` and ``notes`` are read one item at a time and
+    ``out`` is written as they are read, so the memory used does not grow
+    with the game: a record of any length can be written. An error found
+    partway (a state that is not a GameState, too few moves) is raised after
+    part of the page has been written.
+
+    :param states: the states to show, in order (e.g. ``record.states()``).
+    :param moves: empty, or the moves played between them: ``moves[i]`` leads
+        from ``states[i]`` to ``states[i + 1]``, is drawn as an arrow on
+        ``states[i]`` and named in its caption.
+    :param out: a text stream, e.g. a file opened with ``encoding="utf-8"``.
+    :param notes: None, or one note per move (a short ``str``, or None for
+        none), shown with the step that draws the move, e.g. an analysis mark.
+    :param perspective: the player drawn at the bottom (0 or 1).
+    :param title: the page's title.
+    :returns: the number of states written.
+    :raises TypeError: if a state is not a GameState, a move not a Move, a
+        note not a str or None, or ``title`` not a str.
+    :raises ValueError: if there are no states, ``moves`` is neither empty
+        nor one shorter than ``states``, the notes outnumber the moves, the
+        states do not all have the same rules, or ``perspective`` is not 0 or 1.
+
+    >>> import io
+    >>> from crapette import new_game, apply_move, legal_moves
+    >>> first = new_game("casual", seed=1)
+    >>> move = legal_moves(first)[0]
+    >>> page = io.StringIO()
+    >>> write_html([first, apply_move(first, move)], [move], page, notes=["the only build"])
+    2
+    >>> text = page.getvalue()
+    >>> text.count("<svg "), '"m":"T1-T0"' in text, "the only build" in text
+    (1, True, True)
+
+    .. versionadded:: 0.2.0
+    """
+    perspective = _check_perspective(perspective)
+    if not isinstance(title, str):
+        raise TypeError(f"title must be a str, got {type(title).__name__}")
+    if not callable(getattr(out, "write", None)):
+        raise TypeError(f"out must be a text stream with a write() method, got {type(out).__name__}")
+    steps = iter(_Steps(states, moves, notes))
+    first, move, note = next(steps)
+    layout = _Layout(perspective)
+    rules = first.rules
+    rules_name = rules.preset_name or "custom"
+    shown = _shown(first)
+    write = out.write
+    write(_ascii("\n".join([
+        "<!DOCTYPE html>",
+        '<html xmlns="http://www.w3.org/1999/xhtml" lang="en">',
+        '<head><meta charset="utf-8"/>',
+        f"<title>{escape(title)}</title>",
+        f"<style>{_STYLE}</style></head>",
+        "<body>",
+        f"<h1>{escape(title)}</h1>",
+        '<nav><button type="button" id="first" title="first (Home)">|&#9664;</button>'
+        '<button type="button" id="prev" title="previous (left arrow)">&#9664;</button>'
+        '<span id="counter">1</span>'
+        '<button type="button" id="next" title="next (right arrow)">&#9654;</button>'
+        '<button type="button" id="last" title="last (End)">&#9654;|</button></nav>',
+        f'<p class="caption" id="caption">{escape(f"move 1: {move}" if move else _caption(first))}</p>',
+        f'<p class="note" id="note"{"" if note else _HIDDEN}>{escape(note or "")}</p>',
+        '<div class="table">' + _svg_open(str(_WIDTH), str(_HEIGHT)),
+        f"<title>crapette table: {escape(rules_name)} rules</title>",
+        _felt(),
+        _header_static(rules_name),
+        '<g id="crapette-header">' + "".join(c.markup() for c in _header(first)) + "</g>",
+        '<g id="crapette-piles">'
+        + "".join(_draw_pile(layout, _pile_parts(layout, p), p, shown[p.id]) for p in ALL_PILES) + "</g>",
+        '<g id="crapette-marks">'
+        + "".join(c.markup() for c in _marks(layout, first, shown, (move,) if move else ())) + "</g>",
+        _labels(layout, rules),
+        '<g id="crapette-counts">' + "".join(c.markup() for c in _counts(layout, shown)) + "</g>",
+        '<g id="crapette-plates">' + "".join(_plate(layout, p, _plate_key(first, p)) for p in (0, 1)) + "</g>",
+        "</svg></div>",
+        '<noscript><p>The page needs JavaScript to step through the game; it shows the first position.</p></noscript>',
+        f'<script type="application/json" id="crapette-table">{_json(_page_table(layout, rules))}</script>',
+        '<script type="application/json" id="crapette-steps">[',
+    ])))
+    count = 0
+    previous = shown
+    for state, move, note in itertools.chain([(first, move, note)], steps):
+        if state.rules is not rules and state.rules != rules:
+            raise ValueError(f"the states must all have the same rules: state {count} has other rules")
+        shown = _shown(state)
+        keyframe = count % _KEYFRAME == 0
+        entry: dict[str, object] = {
+            "c": {str(p.id): _pile_text(p, shown[p.id]) for p in ALL_PILES if keyframe or shown[p.id] != previous[p.id]},
+            "g": [_data(cmd) for cmd in _header(state)],
+            "p": [_plate_key(state, 0), _plate_key(state, 1)],
+        }
+        if move is not None:
+            entry["m"] = str(move)
+            entry["h"] = [_data(cmd) for cmd in _marks(layout, state, shown, (move,))]
+        else:
+            entry["s"] = _caption(state)
+        if note:
+            entry["t"] = note
+        write(("\n" if count == 0 else ",\n") + _json(entry))
+        previous = shown
+        count += 1
+    write(f"\n]</script>\n<script>//<![CDATA[{_SCRIPT}//]]></script>\n</body></html>\n")
+    return count
+
+
+def _data(cmd: _Cmd) -> list[object]:
+    """A filled template as the page's data holds it: the template's number, then the values."""
+    return [_TEMPLATE_INDEX[cmd.template], *cmd.values]
+
+
+_TEMPLATE_INDEX = {template: i for i, template in enumerate(_TEMPLATES)}
+_HIDDEN = ' style="display: none"'
 
 
 def render_html(
     states: Iterable[GameState],
     moves: Iterable[Move] = (),
     *,
+    notes: Iterable[str | None] | None = None,
     perspective: int = 0,
     title: str = "crapette game",
 ) -> str:
-    """A self-contained HTML page that steps through the pictures of ``states``.
+    """A self-contained HTML page that steps through ``states``, as text.
 
-    The page holds one SVG (as :func:`render` draws it) per state, shows one
-    at a time, and steps with its buttons or the arrow keys (Home and End
-    jump to the ends). It loads nothing from elsewhere. The page is also
-    well-formed XML.
+    The page is the one :func:`write_html` writes (see there): one table,
+    drawn as :func:`render` draws it, with buttons and the arrow keys to step
+    through the states (Home and End jump to the ends); it loads nothing
+    from elsewhere and is well-formed XML. For a long game, write the page
+    to a file with :func:`write_html`, which does not hold it in memory.
 
     :param states: the states to show, in order (e.g. ``record.states()``).
     :param moves: empty, or the moves played between them: ``moves[i]`` leads
         from ``states[i]`` to ``states[i + 1]``, is drawn as an arrow on
         ``states[i]`` and named in its caption.
+    :param notes: None, or one note per move (a short ``str``, or None).
     :param perspective: the player drawn at the bottom (0 or 1).
     :param title: the page's title.
     :raises TypeError: if a state is not a GameState or a move not a Move.
@@ -650,58 +1352,13 @@ def render_html(
     >>> move = legal_moves(first)[0]
     >>> page = render_html([first, apply_move(first, move)], [move])
     >>> page.count("<svg "), "move 1: T1-T0" in page
-    (2, True)
+    (1, True)
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.2.0
+       One table drawn by a small script from one short entry per state, not
+       one picture per state: a page is about a hundredth of the size. Added ``notes``.
     """
-    if isinstance(states, GameState):
-        raise TypeError("render_html() takes a sequence of states; for one state use render()")
-    if not isinstance(states, Iterable):
-        raise TypeError(f"states must be an iterable of GameState, got {type(states).__name__}")
-    frames: list[GameState] = []
-    for i, state in enumerate(states):
-        if not isinstance(state, GameState):
-            raise TypeError(f"states[{i}] is a {type(state).__name__}, not a GameState")
-        frames.append(state)
-    if not frames:
-        raise ValueError("render_html() needs at least one state")
-    played = _check_moves(moves, "moves", unique=False)
-    if played and len(played) != len(frames) - 1:
-        raise ValueError(
-            f"moves must be empty or one fewer than the states: got {len(played)} moves "
-            f"for {len(frames)} states"
-        )
-    perspective = _check_perspective(perspective)
-    if not isinstance(title, str):
-        raise TypeError(f"title must be a str, got {type(title).__name__}")
-    parts = [
-        "<!DOCTYPE html>",
-        '<html xmlns="http://www.w3.org/1999/xhtml" lang="en">',
-        '<head><meta charset="utf-8"/>',
-        f"<title>{escape(title)}</title>",
-        f"<style>{_STYLE}</style></head>",
-        "<body>",
-        f"<h1>{escape(title)}</h1>",
-        '<nav><button type="button" id="first" title="first (Home)">|&#9664;</button>'
-        '<button type="button" id="prev" title="previous (left arrow)">&#9664;</button>'
-        '<span id="counter"></span>'
-        '<button type="button" id="next" title="next (right arrow)">&#9654;</button>'
-        '<button type="button" id="last" title="last (End)">&#9654;|</button></nav>',
-    ]
-    for i, state in enumerate(frames):
-        move = played[i] if i < len(played) else None
-        if move is not None:
-            caption = f"move {i + 1}: {move}"
-        elif state.outcome is not None:
-            caption = str(state.outcome)
-        else:
-            caption = _status(state)
-        display = "block" if i == 0 else "none"
-        parts.append(f'<div class="frame" id="frame-{i}" style="display: {display}">')
-        parts.append(f'<p class="caption">{escape(caption)}</p>')
-        parts.append(_render(state, perspective, (move,) if move is not None else (), None))
-        parts.append("</div>")
-    parts.append(f"<script>{_SCRIPT}</script>")
-    parts.append("</body></html>")
-    text = "\n".join(parts) + "\n"
-    return text.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    text = io.StringIO()
+    write_html(states, moves, text, notes=notes, perspective=perspective, title=title)
+    return text.getvalue()

@@ -5,6 +5,7 @@ Run from anywhere::
     python docs/make_pictures.py            # write docs/_static/svg-*.svg and tests/golden/svg/*.svg
     python docs/make_pictures.py --check    # exit 1 if any file differs from a fresh render
     python docs/make_pictures.py --png DIR  # also write PNGs to DIR to look at (needs cairosvg)
+    python docs/make_pictures.py --figures  # print the size, time and memory of replay pages
 
 Every picture comes from a seeded new game or a position string written out
 below, so the pictures change only when the drawing changes (or a position is
@@ -15,12 +16,17 @@ that the files match :func:`golden_renders` and :func:`docs_renders`.
 from __future__ import annotations
 
 import argparse
+import io
+import random
 import sys
+import time
+import tracemalloc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from crapette import GameState, parse_position, new_game, parse_move
-from crapette.svg import render
+from crapette import GameState, Move, apply_move, legal_moves, new_game, parse_move, parse_position
+from crapette.svg import render, write_html
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "docs" / "_static"
@@ -63,11 +69,31 @@ CLASSIC_OVER = _pos(
     "TH1,JD1,3C1,TC0,JC0 W:-/5S1,6S1,QH1,KH0,JS1,QS1,JS0,KS1,QS0,8D1,TC1,9C0,8C1,9C1,8C0,QC0,JC1"
 )
 
+#: Classic, move 364: 59 legal moves, most of them from two long piles into two empty ones.
+CLASSIC_CROWDED = _pos(
+    "classic 0 364 a0a1 F:-/AH1/AS1/-/AC1/-/AD1,2D1/- T:-/TS1,9H0,8S0,7D1/9D1,8S1,7H1,6S0/QH1,JC1,TH1,9S1,"
+    "8H0,7S1,6H1/-/6S1,5H1,4S1,3H1/9H1/- R:AD0,3C0,7D0,6C0,5C0,8D0,2H0,4C0,8C0,2D0,KD0,QD0,KD1/- "
+    "H:QS0,7C0,JC0,6D0,KS0,4H0,JS0,7H0,AC0,JD0,5S0,AH0,5H0,6H0,2C0,9S0,TD0,7S0,9C0,QH0,9D0,4S0,3S0,TC0,AS0,"
+    "TH0,3D0,JH0,2S0/QD1,KC1,8D1,5S1,TD1,8H1,2S1,TC1,2H1,JH1,2C1,8C1,KS1,5C1,4C1,5D1,JS1,QS1,6D1,9C1,KH1 "
+    "W:4D0,3D1,TS0,QC0,KH0,KC0,QC1/4H1,3H0,JD1,7C1,6C1,3C1,4D1,5D0,3S1"
+)
+
+#: Casual, the deal of seed 4: two aces that may go to any of the eight foundations.
+CASUAL_CROWDED = new_game("casual", seed=4)
+
+
+def _legal(state: GameState) -> tuple[str, ...]:
+    return tuple(str(move) for move in legal_moves(state))
+
+
 GOLDEN_PICTURES = (
     Picture("casual-new-seed1.svg", new_game("casual", seed=1)),
     Picture("classic-new-seed7.svg", new_game("classic", seed=7), perspective=1, size=500),
     Picture("classic-midgame-highlight.svg", CLASSIC_MIDGAME, ("R0-T7", "T5-T3", "T0-T7", "T5-T7x2")),
     Picture("classic-over.svg", CLASSIC_OVER),
+    Picture("classic-crowded.svg", CLASSIC_CROWDED, _legal(CLASSIC_CROWDED)),
+    Picture("classic-crowded-p1.svg", CLASSIC_CROWDED, _legal(CLASSIC_CROWDED), perspective=1),
+    Picture("casual-crowded-p1.svg", CASUAL_CROWDED, _legal(CASUAL_CROWDED), perspective=1),
 )
 
 DOCS_PICTURES = (
@@ -76,6 +102,11 @@ DOCS_PICTURES = (
         CLASSIC_MIDGAME,
         ("R0-T7", "T5-T3"),
         size=640,
+    ),
+    Picture(
+        "svg-arrows.svg",
+        CASUAL_CROWDED,
+        _legal(CASUAL_CROWDED),
     ),
     Picture(
         "svg-casual-opening.svg",
@@ -173,11 +204,77 @@ def _targets() -> list[tuple[Path, str]]:
     return files
 
 
+def random_game(rules: str, seed: int, moves: int) -> Iterator[tuple[GameState, Move | None]]:
+    """A game played at random, one state at a time with the move played from it (None at the end)."""
+    state, rng = new_game(rules, seed), random.Random(seed)
+    for _ in range(moves):
+        if state.is_over:
+            break
+        move = rng.choice(legal_moves(state))
+        yield state, move
+        state = apply_move(state, move)
+    yield state, None
+
+
+def _replay(rules: str, seed: int, moves: list[Move]) -> Iterator[tuple[GameState, Move | None]]:
+    state = new_game(rules, seed)
+    for move in moves:
+        yield state, move
+        state = apply_move(state, move)
+    yield state, None
+
+
+class _Counter(io.StringIO):
+    """A text stream that only counts what is written to it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chars = 0
+
+    def write(self, text: str) -> int:
+        self.chars += len(text)
+        return len(text)
+
+
+def replay_figures(moves: int = 1000, long: int = 20_000) -> list[str]:
+    """The size and writing time of a replay page, and the memory it takes to write a long one.
+
+    The games are random, under the classic rules with no move limit (seed 3) and the
+    casual rules with no move limit (seed 11), whose random games go on for ever.
+    """
+    lines = []
+    game = list(random_game("classic(move_limit=none)", 3, moves))
+    states, played = [s for s, _ in game], [m for _, m in game if m is not None]
+    out = _Counter()
+    start = time.perf_counter()
+    write_html(states, played, out)
+    seconds = time.perf_counter() - start
+    lines.append(f"{len(played)} moves (classic, seed 3): page {out.chars / 1e6:.2f} MB, written in {seconds:.2f} s")
+    for length in (long // 10, long):
+        # The moves are kept, as a record holds them; the states are made as the page is written.
+        kept = [move for _, move in random_game("casual(move_limit=none)", 11, length) if move is not None]
+        tracemalloc.start()
+        out = _Counter()
+        write_html((state for state, _ in _replay("casual(move_limit=none)", 11, kept)), kept, out)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        lines.append(f"{len(kept)} moves (casual, seed 11): page {out.chars / 1e6:.1f} MB, "
+                     f"peak memory while writing {peak / 1e3:.0f} kB")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only compare, write nothing")
     parser.add_argument("--png", metavar="DIR", help="also write PNG renders to DIR (needs cairosvg)")
+    parser.add_argument("--figures", nargs="?", type=int, const=20_000, metavar="MOVES",
+                        help="print the size and time of a replay page of 1000 moves, and the peak memory "
+                        "of writing pages of MOVES / 10 and MOVES moves (default 20000); write nothing")
     args = parser.parse_args(argv)
+    if args.figures:
+        for line in replay_figures(long=args.figures):
+            print(line)
+        return 0
     stale = []
     for path, text in _targets():
         current = path.read_text(encoding="utf-8") if path.exists() else None

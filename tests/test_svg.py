@@ -1,13 +1,25 @@
-"""Tests of crapette.svg: the table as an SVG picture, and the HTML replay page."""
+"""Tests of crapette.svg: the table as an SVG picture, and the HTML replay page.
+
+The replay page is also opened in headless Chromium when Debian's ``chromium``
+and ``chromium-driver`` and Selenium are installed (the test says so when not).
+"""
 
 from __future__ import annotations
 
 import importlib.util
+import io
+import itertools
+import json
 import math
 import random
+import re
+import weakref
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+from xml.sax.saxutils import escape
 
 import pytest
 from hypothesis import given, settings
@@ -15,12 +27,14 @@ from hypothesis import strategies as st
 
 from crapette import (
     ALL_CARDS,
+    ALL_PILES,
     Card,
     Draw,
     EndTurn,
     GameState,
     Move,
     Pass,
+    PileKind,
     RuleSet,
     apply_move,
     legal_moves,
@@ -31,7 +45,7 @@ from crapette import (
     parse_position,
 )
 from conftest import random_states
-from crapette.svg import render, render_html
+from crapette.svg import render, render_html, write_html
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden" / "svg"
@@ -51,6 +65,8 @@ def _load_make_pictures() -> ModuleType:
 make_pictures = _load_make_pictures()
 MIDGAME: GameState = make_pictures.CLASSIC_MIDGAME
 OVER: GameState = make_pictures.CLASSIC_OVER
+CROWDED: GameState = make_pictures.CLASSIC_CROWDED
+CARD_CODE = re.compile(r"\b[A2-9TJQK][CDHS][01]\b")
 
 
 def played(preset: str, seed: int, moves: int) -> GameState:
@@ -82,15 +98,71 @@ def group(root: ET.Element, cls: str, **data: str) -> ET.Element:
     raise AssertionError(f"no <g class={cls!r}> with {data}")
 
 
-def card_x(card: ET.Element) -> float:
-    """The x of a card group, drawn at ``transform="translate(x y)"``."""
-    transform = card.get("transform", "")
-    assert transform.startswith("translate(")
-    return float(transform[len("translate("):].split()[0])
-
-
 def all_text(root: ET.Element) -> str:
     return " ".join(root.itertext())
+
+
+def translation(element: ET.Element) -> tuple[float, float]:
+    """The x and y of ``transform="translate(x y)"``."""
+    x, y = re.fullmatch(r"translate\((\S+) (\S+)\)", element.get("transform", "")).groups()  # type: ignore[union-attr]
+    return float(x), float(y)
+
+
+def numbers(text: str) -> list[float]:
+    return [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", text)]
+
+
+class Drawn:
+    """An arrow as drawn: its curve (start, control point, end of the shaft) and its head (tip first)."""
+
+    def __init__(self, g: ET.Element) -> None:
+        self.move = g.get("data-move", "")
+        shaft, _, head = (p.get("d", "") for p in g.iter(f"{SVG}path"))
+        sx, sy, cx, cy, ex, ey = numbers(shaft)
+        self.start, self.control, self.end = (sx, sy), (cx, cy), (ex, ey)
+        hx = numbers(head)
+        self.tip = (hx[0], hx[1])
+
+    def point(self, t: float) -> tuple[float, float]:
+        u = 1 - t
+        return (u * u * self.start[0] + 2 * u * t * self.control[0] + t * t * self.end[0],
+                u * u * self.start[1] + 2 * u * t * self.control[1] + t * t * self.end[1])
+
+
+def arrows(root: ET.Element) -> list[Drawn]:
+    return [Drawn(g) for g in root.iter(f"{SVG}g") if g.get("class") == "arrow"]
+
+
+def card_boxes(root: ET.Element) -> dict[str, tuple[float, float]]:
+    """Where each face-up card is drawn, by its code."""
+    return {g.get("data-card", ""): translation(g) for g in root.iter(f"{SVG}g") if g.get("class") == "card"}
+
+
+def distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def shuffle_face_down(state: GameState, rng: random.Random) -> GameState:
+    """``state`` with its face-down cards shuffled among the face-down places.
+
+    Across both players when the rules let a pile hold the other deck's cards;
+    everything a player sees stays as it is.
+    """
+    piles = list(state.piles)
+    mixed = bool(state.rules.load_targets)
+    groups = [[16, 17, 18, 19]] if mixed else [[16, 18], [17, 19]]
+    for ids in groups:
+        hidden = [c for i in ids for c in (piles[i][:-1] if i < 18 else piles[i])]
+        rng.shuffle(hidden)
+        for i in ids:
+            keep = 1 if i < 18 and piles[i] else 0
+            n = len(piles[i]) - keep
+            piles[i] = tuple(hidden[:n]) + piles[i][len(piles[i]) - keep:]
+            hidden = hidden[n:]
+    return GameState(
+        state.rules, tuple(piles), state.current_player, state.move_count, state.drawn,
+        state.passes, state.exhausted, state.played,
+    )
 
 
 games = st.builds(
@@ -174,24 +246,8 @@ def test_no_face_down_card_is_named_anywhere(state: GameState) -> None:
 def test_reordering_the_face_down_cards_changes_nothing_in_the_picture(
     state: GameState, rng: random.Random
 ) -> None:
-    # Shuffle the face-down cards among the face-down places (across both players
-    # when the rules let a pile hold the other deck's cards) and keep the rest.
-    piles = list(state.piles)
-    mixed = bool(state.rules.load_targets)
-    groups = [[16, 17, 18, 19]] if mixed else [[16, 18], [17, 19]]
-    for ids in groups:
-        hidden = [c for i in ids for c in (piles[i][:-1] if i < 18 else piles[i])]
-        rng.shuffle(hidden)
-        for i in ids:
-            keep = 1 if i < 18 and piles[i] else 0
-            n = len(piles[i]) - keep
-            piles[i] = tuple(hidden[:n]) + piles[i][len(piles[i]) - keep:]
-            hidden = hidden[n:]
-    other = GameState(
-        state.rules, tuple(piles), state.current_player, state.move_count, state.drawn,
-        state.passes, state.exhausted, state.played,
-    )
-    assert render(other) == render(state)
+    other = shuffle_face_down(state, rng)
+    assert render(other, highlight=legal_moves(other)) == render(state, highlight=legal_moves(state))
 
 
 # What the picture shows ----------------------------------------------------------------
@@ -216,7 +272,7 @@ def test_reserve_hand_and_waste_show_their_counts() -> None:
 def test_tableau_piles_are_fanned_so_every_card_shows_a_corner() -> None:
     root = ET.fromstring(render(MIDGAME))
     pile = group(root, "pile", pile="T5")  # 8H1 7S1 6D1
-    xs = [card_x(g) for g in pile if g.get("class") == "card"]
+    xs = [translation(g)[0] for g in pile if g.get("class") == "card"]
     assert len(xs) == 3
     steps = [abs(b - a) for a, b in zip(xs, xs[1:])]
     assert all(step >= 18 for step in steps)
@@ -235,7 +291,7 @@ def test_a_long_pile_is_squeezed_to_stay_on_the_table() -> None:
     for perspective in (0, 1):
         root = ET.fromstring(render(state, perspective=perspective))
         width = float(root.get("width", ""))
-        xs = [card_x(g) for g in root.iter(f"{SVG}g") if g.get("class") == "card"]
+        xs = [translation(g)[0] for g in root.iter(f"{SVG}g") if g.get("class") == "card"]
         assert len(xs) == 15
         assert all(0 < x and x + 60 < width for x in xs)
 
@@ -258,7 +314,7 @@ def test_the_outcome_is_shown_once_the_game_is_over() -> None:
 
 
 def _pile_y(root: ET.Element, pile: str) -> float:
-    return float(next(group(root, "count", pile=pile).iter(f"{SVG}rect")).get("y", ""))
+    return translation(group(root, "count", pile=pile))[1]
 
 
 @pytest.mark.parametrize("perspective", [0, 1])
@@ -304,12 +360,64 @@ def test_draw_points_from_hand_to_waste_and_end_turn_and_pass_are_named() -> Non
     assert "end turn" in text and "pass" in text
 
 
-def test_an_arrow_runs_from_the_source_pile_to_the_target_pile() -> None:
-    root = ET.fromstring(render(MIDGAME, highlight=parse_move("R0-T7")))
-    line = next(next(g for g in root.iter(f"{SVG}g") if g.get("class") == "arrow").iter(f"{SVG}line"))
-    x1, y1, x2, y2 = (float(line.get(k, "")) for k in ("x1", "y1", "x2", "y2"))
-    assert y1 > _pile_y(root, "R1") and y1 > y2  # from the bottom edge upwards
-    assert x2 > x1  # T7 is on the right-hand side
+def test_an_arrow_runs_from_the_moving_card_to_the_edge_of_the_target_pile() -> None:
+    root = ET.fromstring(render(MIDGAME, highlight=parse_move("T5-T3")))
+    (arrow,) = arrows(root)
+    assert arrow.move == "T5-T3"
+    x, y = card_boxes(root)["6D1"]  # the top card of T5
+    assert arrow.start == (x + 30, y + 42)
+    tx, ty = card_boxes(root)["7C0"]  # alone on T3
+    # The tip stops short of T3's card and of its label above it, and touches neither.
+    left, top, right, bottom = tx - 4, ty - 16 - 4, tx + 60 + 4, ty + 84
+    assert left - 1 <= arrow.tip[0] <= right + 1 and top - 1 <= arrow.tip[1] <= bottom
+    assert min(arrow.tip[0] - left, right - arrow.tip[0], arrow.tip[1] - top) <= 1
+
+
+def test_arrows_between_the_same_piles_are_drawn_apart() -> None:
+    # T3 holds seven cards in a row with T7: stack moves of 1, 2 and 3 cards lie on one line.
+    moves = [parse_move(t) for t in ("T3-T7", "T3-T7x2", "T3-T7x3")]
+    drawn = arrows(ET.fromstring(render(CROWDED, highlight=moves)))
+    assert [a.move for a in drawn] == ["T3-T7", "T3-T7x2", "T3-T7x3"]
+    for a, b in itertools.combinations(drawn, 2):
+        assert distance(a.tip, b.tip) >= 10
+        assert distance(a.point(0.6), b.point(0.6)) >= 6
+
+
+def test_a_move_and_its_way_back_are_drawn_apart() -> None:
+    there, back = arrows(ET.fromstring(render(MIDGAME, highlight=[parse_move("T1-T5"), parse_move("T5-T1")])))
+    assert distance(there.point(0.5), back.point(0.5)) >= 15
+
+
+@settings(max_examples=20, deadline=None)
+@given(games, st.sampled_from([0, 1]))
+def test_every_legal_move_gets_an_arrow_of_its_own(state: GameState, perspective: int) -> None:
+    moves = legal_moves(state)
+    drawn = arrows(ET.fromstring(render(state, perspective=perspective, highlight=moves)))
+    assert sorted(a.move for a in drawn) == sorted(str(m) for m in moves if not isinstance(m, (EndTurn, Pass)))
+    for a, b in itertools.combinations(drawn, 2):
+        assert distance(a.tip, b.tip) >= 4, (a.move, b.move)
+
+
+def test_labels_counts_and_name_plates_lie_over_the_arrows() -> None:
+    root = ET.fromstring(render(CROWDED, highlight=legal_moves(CROWDED)))
+    order = [g.get("class") for g in root.iter(f"{SVG}g")]
+    last_arrow = max(i for i, c in enumerate(order) if c == "arrow")
+    for cls in ("label", "count", "player"):
+        assert min(i for i, c in enumerate(order) if c == cls) > last_arrow, cls
+
+
+def test_a_card_corner_that_an_arrow_crosses_is_drawn_again_over_it() -> None:
+    # T5-T3 runs across the top of the king of diamonds on T6.
+    root = ET.fromstring(render(MIDGAME, highlight=parse_move("T5-T3")))
+    x, y = card_boxes(root)["KD0"]
+    indexes = [g for g in root.iter(f"{SVG}g") if g.get("class") == "index"]
+    assert ("K", "\u2666") in [tuple(t.text for t in g.iter(f"{SVG}text")) for g in indexes
+                               if translation(g) == (x, y)]
+    order = [g.get("class") for g in root.iter(f"{SVG}g")]
+    assert order.index("index") > order.index("arrow")
+    # A draw crosses no card: nothing is drawn again.
+    root = ET.fromstring(render(MIDGAME, highlight=Draw()))
+    assert not [g for g in root.iter(f"{SVG}g") if g.get("class") == "index"]
 
 
 # Arguments --------------------------------------------------------------------------
@@ -369,11 +477,13 @@ def test_docs_pictures_are_up_to_date() -> None:
 # The HTML page -----------------------------------------------------------------------
 
 
-def _replay(n: int) -> tuple[list[GameState], list[Move]]:
-    state = new_game("classic", seed=3)
+def _replay(n: int, rules: str = "classic", seed: int = 3) -> tuple[list[GameState], list[Move]]:
+    state = new_game(rules, seed=seed)
     states, moves = [state], []
-    rng = random.Random(3)
+    rng = random.Random(seed)
     for _ in range(n):
+        if state.is_over:
+            break
         move = rng.choice(legal_moves(state))
         state = apply_move(state, move)
         states.append(state)
@@ -381,45 +491,311 @@ def _replay(n: int) -> tuple[list[GameState], list[Move]]:
     return states, moves
 
 
-def test_html_is_well_formed_with_one_svg_per_state() -> None:
+def page_data(page: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """What the page's script reads: the table (templates, piles, name plates) and one entry per step."""
+    root = ET.fromstring(page)
+    scripts = {e.get("id"): e.text or "" for e in root.iter(f"{XHTML}script") if e.get("id")}
+    return json.loads(scripts["crapette-table"]), json.loads(scripts["crapette-steps"])
+
+
+def pile_texts(state: GameState) -> list[str]:
+    """Each pile as the page's data writes it: a tableau pile's cards, any other's count and top card."""
+    texts = []
+    for pile, cards in zip(ALL_PILES, state.piles):
+        if pile.kind is PileKind.TABLEAU:
+            texts.append(" ".join(map(str, cards)))
+        elif pile.kind is PileKind.HAND or not cards:
+            texts.append(str(len(cards)))
+        else:
+            texts.append(f"{len(cards)} {cards[-1]}")
+    return texts
+
+
+def rebuilt(table: dict[str, Any], steps: list[dict[str, Any]], i: int) -> list[str]:
+    """The piles of step ``i`` as the page's script rebuilds them: from the last full step, the changes since."""
+    texts = [""] * len(ALL_PILES)
+    for step in steps[i - i % table["keyframe"]: i + 1]:
+        for pile, text in step["c"].items():
+            texts[int(pile)] = text
+    return texts
+
+
+def filled(table: dict[str, Any], commands: list[list[Any]]) -> str:
+    """Templates filled as the page's script fills them, written as render() writes them."""
+    out = []
+    for command in commands:
+        text, names = table["templates"][command[0]]
+        out.append(re.sub(r"\{(\w+)\}", lambda m: escape(command[1 + names.index(m.group(1))], {'"': "&quot;"}), text))
+    return "".join(out).encode("ascii", "xmlcharrefreplace").decode("ascii")
+
+
+def test_html_is_one_table_that_parses_as_xml() -> None:
     states, moves = _replay(5)
-    root = ET.fromstring(render_html(states, moves))
-    assert root.tag == f"{XHTML}html"
-    frames = [e for e in root.iter(f"{XHTML}div") if e.get("class") == "frame"]
-    assert len(frames) == 6
-    assert [len(list(f.iter(f"{SVG}svg"))) for f in frames] == [1] * 6
-    assert sum(1 for e in frames if "display: block" in e.get("style", "")) == 1
-
-
-def test_html_draws_each_move_on_the_state_it_is_played_from() -> None:
-    states, moves = _replay(4)
     page = render_html(states, moves)
     root = ET.fromstring(page)
-    captions = [e.text for e in root.iter(f"{XHTML}p") if e.get("class") == "caption"]
-    assert captions[:4] == [f"move {i + 1}: {m}" for i, m in enumerate(moves)]
-    assert captions[4] == f"player {states[4].current_player} to move"
-    frames = [e for e in root.iter(f"{XHTML}div") if e.get("class") == "frame"]
-    assert list(frames[-1].iter(f"{SVG}line")) == []
+    assert root.tag == f"{XHTML}html"
+    assert len(list(root.iter(f"{SVG}svg"))) == 1
+    _, steps = page_data(page)
+    assert len(steps) == 6
+    assert [step.get("m") for step in steps] == [str(m) for m in moves] + [None]
+
+
+def test_html_shows_the_first_step_before_its_script_runs() -> None:
+    states, moves = _replay(5)
+    root = ET.fromstring(render_html(states, moves, perspective=1))
+    picture = ET.fromstring(render(states[0], perspective=1, highlight=moves[0]))
+
+    def drawn(root: ET.Element) -> list[str]:
+        return [ET.tostring(g, encoding="unicode").rstrip("\n") for g in root.iter(f"{SVG}g")
+                if g.get("class") in ("card", "arrow", "count", "player", "index")]
+
+    assert drawn(root) == drawn(picture)
+    caption = next(e for e in root.iter(f"{XHTML}p") if e.get("id") == "caption")
+    assert caption.text == f"move 1: {moves[0]}"
+
+
+def test_html_data_gives_each_step_as_a_player_sees_it_with_its_move_as_render_draws_it() -> None:
+    states, moves = _replay(150)  # past two of the steps that hold every pile
+    table, steps = page_data(render_html(states, moves))
+    for i, state in enumerate(states):
+        assert rebuilt(table, steps, i) == pile_texts(state)
+        if i % table["keyframe"]:
+            assert len(steps[i]["c"]) < len(ALL_PILES)  # only the piles that changed
+        picture = render(state, highlight=moves[i] if i < len(moves) else ()).replace("\n", "")
+        marks = filled(table, steps[i].get("h", []))
+        assert marks in picture and (marks != "") == (i < len(moves))
+        assert filled(table, steps[i]["g"]) in picture  # the header
+        plates = "".join(table["plates"][player][key] for player, key in enumerate(steps[i]["p"]))
+        assert plates.encode("ascii", "xmlcharrefreplace").decode("ascii") in picture
+
+
+def test_html_ends_with_the_outcome() -> None:
+    states, moves = _replay(200, "classic(move_limit=40)", seed=5)
+    assert states[-1].outcome is not None
+    table, steps = page_data(render_html(states, moves))
+    assert steps[-1]["s"] == str(states[-1].outcome)
+    assert f"Game over: {states[-1].outcome}" in filled(table, steps[-1]["g"])
+
+
+def _face_up_anywhere(states: list[GameState]) -> set[str]:
+    return {str(c) for state in states for c in visible_cards(state)}
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(["casual", "classic"]), st.integers(0, 10_000), st.integers(0, 120))
+def test_html_names_no_card_that_lies_face_down_throughout(preset: str, seed: int, length: int) -> None:
+    states, moves = _replay(length, preset, seed)
+    page = render_html(states, moves)
+    assert set(CARD_CODE.findall(page)) <= _face_up_anywhere(states)
+    # A page of one position names only what lies face up in it.
+    single = render_html(states[-1:])
+    assert set(CARD_CODE.findall(single)) == {str(c) for c in visible_cards(states[-1])}
+    for card in hidden_cards(states[-1]):
+        assert str(card) not in single
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(["casual", "classic"]), st.integers(0, 10_000), st.integers(0, 80),
+       st.randoms(use_true_random=False))
+def test_html_is_the_same_whatever_the_order_of_the_face_down_cards(
+    preset: str, seed: int, length: int, rng: random.Random
+) -> None:
+    states, moves = _replay(length, preset, seed)
+    shuffled = [shuffle_face_down(state, rng) for state in states]
+    assert render_html(shuffled, moves, notes=[str(m) for m in moves]) == \
+        render_html(states, moves, notes=[str(m) for m in moves])
+
+
+def test_html_shows_each_note_with_its_move() -> None:
+    states, moves = _replay(3)
+    nasty = 'mistake: R0-T3 was better (-0.21) </script><script>alert(1)</script> ]]> & <b>'
+    page = render_html(states, moves, notes=[None, nasty, ""], title="a <game> & more")
+    root = ET.fromstring(page)  # still well-formed
+    _, steps = page_data(page)
+    assert [step.get("t") for step in steps] == [None, nasty, None, None]
+    assert "alert(1)</script>" not in page and "]]> &" not in page
+    assert "a &lt;game&gt; &amp; more" in page
+    assert len(list(root.iter(f"{XHTML}script"))) == 3
+    assert page.isascii()
 
 
 def test_html_is_self_contained() -> None:
     states, _ = _replay(2)
-    page = render_html(states, perspective=1, title="a <game> & more")
-    for needle in ("src=", "href=", "@import", "url("):
-        assert needle not in page
-    assert "a &lt;game&gt; &amp; more" in page
+    page = render_html(states, perspective=1)
+    for needle in ("src=", "href=", "@import", "url(", "http:", "https:"):
+        assert needle not in page.replace('xmlns="http:', "")
     assert page.isascii()
 
 
-def test_html_states_and_moves_must_match() -> None:
+def test_render_html_gives_what_write_html_writes() -> None:
+    states, moves = _replay(10)
+    out = io.StringIO()
+    assert write_html(iter(states), iter(moves), out, perspective=1, title="t", notes=["x"] * 10) == 11
+    assert out.getvalue() == render_html(states, moves, perspective=1, title="t", notes=["x"] * 10)
+
+
+def test_write_html_writes_as_it_reads_and_keeps_no_state_it_has_written() -> None:
+    length = 300
+    # The moves of a long random game, made first as a record holds them.
+    played: list[Move] = []
+    state = new_game("casual(move_limit=none)", seed=4)
+    rng = random.Random(4)
+    for _ in range(length):
+        played.append(rng.choice(legal_moves(state)))
+        state = apply_move(state, played[-1])
+    del state
+    alive: list[weakref.ref[GameState]] = []
+    most_alive = 0
+
+    def states() -> Iterator[GameState]:
+        nonlocal most_alive
+        state = new_game("casual(move_limit=none)", seed=4)
+        for i in range(length + 1):
+            most_alive = max(most_alive, sum(1 for ref in alive if ref() is not None))
+            alive.append(weakref.ref(state))
+            yield state
+            if i < length:
+                state = apply_move(state, played[i])
+
+    class Stream:
+        def __init__(self) -> None:
+            self.read_at_each_write: list[int] = []
+
+        def write(self, text: str) -> int:
+            self.read_at_each_write.append(len(alive))
+            return len(text)
+
+    stream = Stream()
+    assert write_html(states(), iter(played), stream) == length + 1  # type: ignore[arg-type]
+    assert most_alive <= 3
+    assert stream.read_at_each_write[1] <= 3  # the first step is written once the second state is read
+    assert len(set(stream.read_at_each_write)) > length // 2
+
+
+def test_html_states_moves_and_notes_must_match() -> None:
     states, moves = _replay(3)
-    with pytest.raises(ValueError, match="one fewer than the states"):
+    with pytest.raises(ValueError, match="one fewer than the states: got 2 moves for 4 or more states"):
         render_html(states, moves[:2])
+    with pytest.raises(ValueError, match="one fewer than the states: got 3 or more moves for 3 states"):
+        render_html(states[:3], moves)
     with pytest.raises(ValueError, match="at least one state"):
         render_html([])
+    with pytest.raises(ValueError, match="more notes than moves"):
+        render_html(states, moves, notes=["a", "b", "c", "d"])
+    with pytest.raises(ValueError, match="same rules"):
+        render_html([states[0], new_game("casual", seed=1)])
     with pytest.raises(TypeError, match="use render"):
         render_html(states[0])  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="not a GameState"):
         render_html([states[0], "casual"])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="not a Move"):
         render_html(states[:2], ["T1-T0"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="parse_move"):
+        render_html(states[:2], "T1-T0")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="not a str or None"):
+        render_html(states, moves, notes=[1, 2, 3])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="notes must be None or an iterable"):
+        render_html(states, moves, notes="abc")
+    with pytest.raises(TypeError, match="title must be a str"):
+        render_html(states, title=None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="perspective must be 0 or 1"):
+        render_html(states, perspective=2)
+    with pytest.raises(TypeError, match="write"):
+        write_html(states, moves, "page.html")  # type: ignore[arg-type]
+
+
+def test_html_takes_a_single_move_for_two_states() -> None:
+    states, moves = _replay(1)
+    assert render_html(states, moves[0]) == render_html(states, moves)  # type: ignore[arg-type]
+
+
+# The page in a browser -----------------------------------------------------------------
+
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+
+
+def _browser() -> Any:
+    """Headless Chromium through Selenium, or a skip saying what is missing."""
+    missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
+    if missing:
+        pytest.skip(f"the browser test needs Debian's chromium and chromium-driver: no {', '.join(missing)}")
+    webdriver = pytest.importorskip("selenium.webdriver", reason="the browser test needs Selenium: pip install selenium")
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1000,1100"):
+        options.add_argument(flag)
+    return webdriver, options
+
+
+_DRAWN = """
+return Array.from(document.querySelectorAll('svg g.card, svg g.arrow, svg g.count, svg g.player')).map(
+  function (g) { return [g.getAttribute('class'), g.getAttribute('data-card') || g.getAttribute('data-move')
+                         || g.getAttribute('data-pile') || g.getAttribute('data-player'),
+                         g.getAttribute('transform') || g.querySelector('path') && g.querySelector('path').getAttribute('d'),
+                         g.textContent]; });
+"""
+
+
+def _drawn_by_render(state: GameState, move: Move | None) -> list[list[str | None]]:
+    root = ET.fromstring(render(state, highlight=move or ()))
+    drawn = []
+    for g in root.iter(f"{SVG}g"):
+        cls = g.get("class")
+        if cls in ("card", "arrow", "count", "player"):
+            path = g.find(f"{SVG}path")
+            drawn.append([cls, g.get("data-card") or g.get("data-move") or g.get("data-pile") or g.get("data-player"),
+                          g.get("transform") or (path.get("d") if path is not None else None),
+                          "".join(g.itertext())])
+    return drawn
+
+
+def test_html_steps_through_the_game_in_a_browser(tmp_path: Path) -> None:
+    webdriver, options = _browser()
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    states, moves = _replay(150)
+    notes: list[str | None] = [None] * len(moves)
+    notes[2] = "mistake: R0-T3 was better (-0.21) <b>&amp;</b>"
+    path = tmp_path / "game.html"
+    with path.open("w", encoding="utf-8") as out:
+        write_html(states, moves, out, notes=notes, title="a game")
+    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
+    service = webdriver.ChromeService(executable_path=str(CHROMEDRIVER))
+    options.binary_location = str(CHROMIUM)
+    driver = webdriver.Chrome(service=service, options=options)
+    try:
+        driver.get(path.as_uri())
+        body = driver.find_element(By.TAG_NAME, "body")
+
+        def check(i: int) -> None:
+            assert driver.find_element(By.ID, "counter").text == f"{i + 1} / {len(states)}"
+            caption = driver.find_element(By.ID, "caption").text
+            assert caption == (f"move {i + 1}: {moves[i]}" if i < len(moves) else f"player {states[i].current_player} to move")
+            note = driver.find_element(By.ID, "note")
+            assert note.text == (notes[i] or "" if i < len(notes) else "")
+            assert driver.execute_script(_DRAWN) == _drawn_by_render(states[i], moves[i] if i < len(moves) else None)
+
+        check(0)
+        for i in (1, 2, 3):
+            body.send_keys(Keys.ARROW_RIGHT)
+            check(i)
+        body.send_keys(Keys.END)
+        check(150)
+        body.send_keys(Keys.ARROW_RIGHT)  # no step after the last
+        check(150)
+        for i in (149, 148):
+            body.send_keys(Keys.ARROW_LEFT)
+            check(i)
+        driver.find_element(By.ID, "first").click()
+        check(0)
+        driver.find_element(By.ID, "next").click()
+        check(1)
+        body.send_keys(Keys.HOME)
+        body.send_keys(Keys.ARROW_LEFT)  # no step before the first
+        check(0)
+        assert [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"] == []
+        driver.save_screenshot(str(tmp_path / "page.png"))
+    finally:
+        driver.quit()
