@@ -43,6 +43,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ._cards import ALL_CARDS, Card
 from ._engine import apply_move, legal_moves
+from ._errors import brief
 from ._moves import Draw, EndTurn, Move, MoveStack, Play
 from ._rules import LoadTarget, Scoring
 from ._state import H0, R0, W0, GameState, PileKind
@@ -54,6 +55,10 @@ __all__ = [
     "GreedyBot",
     "RandomBot",
     "SearchBot",
+    "TreeSearchBot",
+    "SearchResult",
+    "MoveValue",
+    "LEVELS",
     "determinize",
     "make_bot",
     "BOT_NAMES",
@@ -680,22 +685,29 @@ class SearchBot(_GameBot):
         return moves[rng.choice([i for i, total in enumerate(totals) if total == best])]
 
 
-#: The names :func:`make_bot` knows.
-BOT_NAMES = ("random", "greedy", "search")
+#: The names :func:`make_bot` knows: ``search`` is :class:`SearchBot`, the
+#: ``search:LEVEL`` names are :class:`TreeSearchBot` at the levels of :data:`~crapette.bots.LEVELS`.
+BOT_NAMES = ("random", "greedy", "search", "search:easy", "search:normal", "search:strong")
 
 
 def make_bot(name: str, seed: int = 0, *, game: object = None) -> Bot:
-    """A bot by name: ``"random"``, ``"greedy"`` or ``"search"`` (any case), seeded by ``seed``.
+    """A bot by name (any case), seeded by ``seed``: one of :data:`BOT_NAMES`.
 
+    ``"random"``, ``"greedy"`` and ``"search"`` are :class:`RandomBot`,
+    :class:`GreedyBot` and :class:`SearchBot`; ``"search:easy"``,
+    ``"search:normal"`` and ``"search:strong"`` the tree search,
+    :class:`TreeSearchBot`, at those levels (monotone in strength and in time).
     ``game`` is the game it plays (None for Crapette; see :class:`RandomBot`);
-    the greedy bot plays Crapette only.
+    the greedy bot and the tree search play Crapette only.
 
     >>> make_bot("search", seed=2)
     SearchBot(seed=2, budget=200)
+    >>> make_bot("Search:Strong", seed=2)
+    TreeSearchBot(seed=2, playouts=4800)
     >>> make_bot("chess")
     Traceback (most recent call last):
     ...
-    ValueError: unknown bot 'chess': expected one of random, greedy, search
+    ValueError: unknown bot 'chess': expected one of random, greedy, search, search:easy, search:normal, search:strong
 
     :raises ValueError: if there is no bot of that name, or it does not play ``game``.
 
@@ -716,4 +728,11 @@ def make_bot(name: str, seed: int = 0, *, game: object = None) -> Bot:
         return GreedyBot()
     if key == "search":
         return SearchBot(seed=seed, game=checked)
-    raise ValueError(f"unknown bot {name!r}: expected one of {', '.join(BOT_NAMES)}")
+    if key.startswith("search:") and key[7:] in LEVELS:
+        if checked is not None:
+            raise ValueError(f"the tree search plays Crapette only, not {game_name(checked)}: choose random or search")
+        return TreeSearchBot.at_level(key[7:], seed=seed)
+    raise ValueError(f"unknown bot {brief(name)}: expected one of {', '.join(BOT_NAMES)}")
+
+
+from ._ismcts import LEVELS, MoveValue, SearchResult, TreeSearchBot  # noqa: E402  (it uses this module's heuristics)

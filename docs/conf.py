@@ -137,7 +137,7 @@ def _check_every_public_name_documented(app: Any, env: Any) -> None:
     objects = env.get_domain("py").objects
     missing = [name for name in crapette.__all__ if f"crapette.{name}" not in objects]
     for module in (
-        "bots", "simulation", "svg", "strategies", "testing", "variants",
+        "bots", "analysis", "simulation", "svg", "strategies", "testing", "variants",
         "observation", "pettingzoo", "gymnasium", "openspiel", "protocol",
     ):
         try:

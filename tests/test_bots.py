@@ -23,10 +23,12 @@ from crapette import (
 )
 from crapette.bots import (
     BOT_NAMES,
+    LEVELS,
     Bot,
     GreedyBot,
     RandomBot,
     SearchBot,
+    TreeSearchBot,
     determinize,
     make_bot,
 )
@@ -87,7 +89,7 @@ def permute_hidden(state: GameState, rng: random.Random) -> GameState:
 
 
 def bots_under_test() -> list[Bot]:
-    return [RandomBot(seed=3), GreedyBot(), SearchBot(seed=3, budget=30)]
+    return [RandomBot(seed=3), GreedyBot(), SearchBot(seed=3, budget=30), TreeSearchBot(seed=3, playouts=40)]
 
 
 # Legal and reproducible -------------------------------------------------------------
@@ -177,6 +179,8 @@ def test_greedy_and_search_choices_depend_on_the_public_view_only(state: GameSta
     assert GreedyBot().choose(twin) is GreedyBot().choose(state)
     bot = SearchBot(seed=1, budget=12)
     assert bot.choose(twin) is bot.choose(state)
+    tree = TreeSearchBot(seed=1, playouts=12)
+    assert tree.choose(twin) is tree.choose(state)
 
 
 class _PeekingBot:
@@ -291,8 +295,11 @@ def test_greedy_bot_moves_a_card_between_tableau_piles_to_uncover_a_foundation_p
 
 
 def test_make_bot_knows_every_bot_name() -> None:
-    assert [type(make_bot(name)).__name__ for name in BOT_NAMES] == ["RandomBot", "GreedyBot", "SearchBot"]
+    assert [type(make_bot(name)).__name__ for name in BOT_NAMES] == [
+        "RandomBot", "GreedyBot", "SearchBot", "TreeSearchBot", "TreeSearchBot", "TreeSearchBot",
+    ]
     assert make_bot(" Search ", seed=4) == SearchBot(seed=4)
+    assert make_bot("search:Strong", seed=4) == TreeSearchBot(seed=4, playouts=LEVELS["strong"])
     with pytest.raises(ValueError, match="unknown bot 'alpha'"):
         make_bot("alpha")
 
@@ -317,16 +324,48 @@ def test_bot_settings_are_checked() -> None:
         SearchBot(budget=0)
     with pytest.raises(TypeError, match="budget"):
         SearchBot(budget=2.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="playouts"):
+        TreeSearchBot(playouts=0)
+    with pytest.raises(TypeError, match="seconds"):
+        TreeSearchBot(seconds="1")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not both"):
+        TreeSearchBot(playouts=100, seconds=1.0)
+    with pytest.raises(ValueError, match="unknown level 'hard'"):
+        TreeSearchBot.at_level("hard")
 
 
-# Strength (a few fixed games; the docs give the measured rates over many) -----------------
+# Playing whole games (strength is measured by benchmarks/strength.py, not here) -----------
 
 
-def test_greedy_bot_beats_random_bot_in_classic_games() -> None:
-    report = simulate("classic", (GreedyBot(), RandomBot(seed=1)), games=12, seed=500)
-    assert report.wins[0] >= 11
+def test_every_bot_plays_whole_games_legally_under_both_presets() -> None:
+    for rules in PRESETS:
+        for bot in (GreedyBot(), TreeSearchBot(seed=1, playouts=20)):
+            report = simulate(rules, (bot, RandomBot(seed=2)), games=2, seed=31, max_moves=400)
+            assert report.games == 2
 
 
-def test_search_bot_beats_greedy_bot_in_classic_games() -> None:
-    report = simulate("classic", (SearchBot(seed=1, budget=60), GreedyBot()), games=8, seed=700)
-    assert report.wins[0] >= 6
+def test_tree_search_levels_grow_with_their_budgets() -> None:
+    assert LEVELS["easy"] < LEVELS["normal"] < LEVELS["strong"]
+    assert [TreeSearchBot.at_level(name).playouts for name in LEVELS] == list(LEVELS.values())
+
+
+def test_tree_search_is_reproducible_for_a_playout_budget() -> None:
+    for state in positions(RuleSet.classic(), seed=8, count=4):
+        one = TreeSearchBot(seed=4, playouts=60).search(state)
+        two = TreeSearchBot(seed=4, playouts=60).search(state)
+        assert one == two
+        assert one.best in legal_moves(state)
+        assert sum(m.visits for m in one.moves) <= one.playouts
+
+
+def test_tree_search_with_a_time_budget_answers_in_time() -> None:
+    state = positions(RuleSet.classic(), seed=8, count=1)[0]
+    result = TreeSearchBot(seed=1, seconds=0.05).search(state)
+    assert result.playouts >= 1 and result.best in legal_moves(state)
+
+
+def test_tree_search_tries_every_move_when_asked() -> None:
+    state = new_game("classic", seed=3)
+    result = TreeSearchBot(seed=1, playouts=len(legal_moves(state)) * 3).search(state, every_move=2)
+    assert all(m.visits >= 2 for m in result.moves)
+    assert {m.move for m in result.moves} == set(legal_moves(state))

@@ -1,0 +1,483 @@
+"""Information-set Monte Carlo tree search for Crapette: :class:`TreeSearchBot` and its analysis.
+
+The bot sees the public view only. It builds one tree of move sequences for
+the information set it is in (single-observer ISMCTS, Cowling, Powley and
+Whitehouse 2012): each iteration deals the unseen cards afresh into the
+face-down slots (a determinization), walks down the tree choosing among the
+moves legal in that deal, adds one node, plays on with a fast greedy policy to
+the end of the following turn, scores the result and backs it up. Because
+all deals share one tree, what a move is worth is averaged over the deals
+rather than decided in each deal separately, which is what makes plain
+determinized search overrate moves that only work when a hidden card is
+where it hopes (strategy fusion).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+import attrs
+
+from ._cards import ALL_CARDS, Card
+from ._engine import _make, apply_move, legal_moves
+from ._errors import brief
+from ._moves import Move, MoveStack, Play
+from ._rules import LoadTarget
+from ._state import H0, R0, T0, W0, GameState
+from ._view import PublicView, view
+
+__all__ = ["LEVELS", "MoveValue", "SearchResult", "TreeSearchBot"]
+
+#: The difficulty levels: playouts per decision (the budget is a count, so a
+#: level plays the same on any machine; ``normal`` answers in about 0.2 s).
+LEVELS: dict[str, int] = {"easy": 150, "normal": 1200, "strong": 4800}
+
+#: The exploration constant of UCB1 for rewards in [0, 1].
+_EXPLORATION = 0.7
+#: How many cards of advantage make a position worth about 73% (the logistic's scale).
+_SCALE = 4.0
+#: Moves a playout may make after the tree before it is cut short.
+_ROLLOUT_LIMIT = 80
+#: How much better, in reward, a move the greedy heuristic finds useless must be than the best useful one.
+_USEFUL_MARGIN = 0.15
+#: The deals of the unseen cards a search draws and reuses in turn.
+_WORLDS = 24
+#: What a move between tableau piles costs in the tree, in reward: such a move
+#: must gain at least this much, so the bot never moves cards to and fro.
+_SHUFFLE_COST = 0.02
+
+
+def _reward(value: float, before: float) -> float:
+    """A heuristic value (cards of advantage; +-10000 for a finished game) as a reward in [0, 1].
+
+    What counts is the gain since the root (``before``): a player far ahead or
+    far behind still tells a good move from a bad one.
+    """
+    if value >= 1000:
+        return 1.0
+    if value <= -1000:
+        return 0.0
+    return 1.0 / (1.0 + math.exp((before - value) / _SCALE))
+
+
+class _Sampler:
+    """Deals the unseen cards of a view into the face-down slots, fast and always validly.
+
+    The same deal as :func:`crapette.bots.determinize` makes: each player's
+    slots that may hold only their own deck's cards (a reserve or hand that
+    the rules never load) are filled from that deck's unseen cards; the
+    slots that may hold either deck's take the rest, shuffled together. The
+    slots are worked out once per decision; each deal is then a few shuffles
+    and slices, and the state is built by the engine's own constructor (a
+    valid deal needs no check).
+    """
+
+    def __init__(self, v: PublicView) -> None:
+        self.view = v
+        seen: set[Card] = set()
+        for group in (v.foundations, v.tableau, v.wastes):
+            for pile in group:
+                seen.update(pile)
+        seen.update(top for top in v.reserve_tops if top is not None)
+        unseen = [card for card in ALL_CARDS if card not in seen]
+        rules = v.rules
+        loaded = {R0: LoadTarget.RESERVE in rules.load_targets, H0: LoadTarget.WASTE in rules.load_targets}
+        self.own: list[tuple[list[Card], list[tuple[int, int]]]] = []
+        self.shared: list[tuple[int, int]] = []
+        pool_decks = {0, 1}
+        for player in (0, 1):
+            slots = [(R0 + player, max(v.reserve_sizes[player] - 1, 0)), (H0 + player, v.hand_sizes[player])]
+            own = [(pid, n) for pid, n in slots if n and not loaded[pid - player]]
+            self.shared += [(pid, n) for pid, n in slots if n and loaded[pid - player]]
+            if own:
+                self.own.append(([c for c in unseen if c.deck == player], own))
+                pool_decks.discard(player)
+        self.pool = [c for c in unseen if c.deck in pool_decks]
+        self.tops = tuple(() if top is None else (top,) for top in v.reserve_tops)
+        self.base: list[tuple[Card, ...]] = [*v.foundations, *v.tableau, (), (), (), (), *v.wastes]
+
+    def deal(self, rng: random.Random) -> GameState:
+        v = self.view
+        piles = list(self.base)
+        pool = list(self.pool)
+        shuffle = rng.shuffle
+        for cards, slots in self.own:
+            cards = cards[:]
+            shuffle(cards)
+            start = 0
+            for pid, n in slots:
+                piles[pid] = tuple(cards[start : start + n])
+                start += n
+            pool += cards[start:]
+        if self.shared:
+            shuffle(pool)
+            start = 0
+            for pid, n in self.shared:
+                piles[pid] = tuple(pool[start : start + n])
+                start += n
+        piles[R0] = piles[R0] + self.tops[0]
+        piles[R0 + 1] = piles[R0 + 1] + self.tops[1]
+        return _make(
+            v.rules,
+            tuple(piles),
+            v.current_player,
+            v.move_count,
+            v.drawn,
+            v.passes,
+            v.exhausted,
+            v.played,
+            v.counters,
+        )
+
+
+class _Node:
+    __slots__ = ("children", "visits", "total", "available", "mover")
+
+    def __init__(self, mover: int) -> None:
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.available = 0
+        #: The player who made the move that leads here (whose reward ``total`` sums).
+        self.mover = mover
+
+
+@attrs.frozen
+class MoveValue:
+    """What the search found of one legal move: how often it tried it and what it scored."""
+
+    #: The move.
+    move: Move
+    #: Iterations that went through it.
+    visits: int
+    #: Its average reward for the player to move, from 0 (a sure loss) to 1 (a sure win).
+    value: float
+
+
+@attrs.frozen
+class SearchResult:
+    """The root of a search: every legal move with its visits and value, best first.
+
+    >>> from crapette import new_game
+    >>> result = TreeSearchBot(seed=1, playouts=40).search(new_game("classic", seed=4))
+    >>> result.best is result.moves[0].move, result.playouts
+    (True, 40)
+    """
+
+    #: The legal moves with their statistics, the one chosen first, then by visits.
+    moves: tuple[MoveValue, ...]
+    #: Iterations run.
+    playouts: int
+
+    @property
+    def best(self) -> Move:
+        """The move the bot plays."""
+        return self.moves[0].move
+
+    def value_of(self, move: Move) -> float:
+        """The value of ``move`` (0 to 1, for the player to move).
+
+        :raises KeyError: if ``move`` was not a legal move of the position.
+        """
+        for entry in self.moves:
+            if entry.move == move:
+                return entry.value
+        raise KeyError(f"{move} is not a legal move of the position searched")
+
+
+class TreeSearchBot:
+    """Information-set Monte Carlo tree search: the strongest bot of crapette.
+
+    It sees only the public view. Each of its ``playouts`` iterations deals the
+    unseen cards afresh, walks one shared tree of move sequences (own moves and
+    the opponent's, across turns) choosing by UCB1 among the moves legal in
+    that deal, grows the tree by one node, plays on with the greedy policy to
+    the end of the following turn, and scores the position: the opponent's
+    penalty minus its own under the rules' scoring, as a win chance through a
+    logistic curve, or 1 and 0 for a game won or lost. It plays the move tried
+    most. A position with one legal move, or only foundation plays, costs
+    nothing.
+
+    Give the budget as ``playouts`` (the same answer in any process, on any
+    machine: the generator is seeded by ``seed`` and the view) or as
+    ``seconds`` per decision (faster machines then play better, and the
+    answer depends on the machine). :meth:`at_level` makes the named levels of
+    :data:`~crapette.bots.LEVELS`.
+
+    >>> from crapette import legal_moves, new_game
+    >>> state = new_game("classic", seed=5)
+    >>> bot = TreeSearchBot(seed=2, playouts=50)
+    >>> bot.choose(state) in legal_moves(state), bot.choose(state) is bot.choose(state)
+    (True, True)
+    >>> TreeSearchBot.at_level("strong")
+    TreeSearchBot(seed=0, playouts=4800)
+
+    :raises ValueError: if ``seed`` is out of range, or a budget not positive,
+        or both or neither budget is given.
+    """
+
+    name = "tree"
+
+    def __init__(self, seed: int = 0, playouts: int | None = LEVELS["normal"], seconds: float | None = None) -> None:
+        if type(seed) is not int:
+            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+        if not 0 <= seed < 2**64:
+            raise ValueError(f"seed must be an int with 0 <= seed < 2**64, got {brief(seed)}")
+        if seconds is not None:
+            if playouts == LEVELS["normal"]:
+                playouts = None  # a time budget replaces the default count
+            if type(seconds) not in (int, float):
+                raise TypeError(f"seconds must be a number, got {type(seconds).__name__}")
+            if not 0 < seconds <= 3600:
+                raise ValueError(f"seconds must be above 0 and at most 3600, got {brief(seconds)}")
+        if (playouts is None) == (seconds is None):
+            raise ValueError("give the budget as playouts or as seconds, not both")
+        if playouts is not None:
+            if type(playouts) is not int:
+                raise TypeError(f"playouts must be an int, got {type(playouts).__name__}")
+            if not 1 <= playouts <= 10**7:
+                raise ValueError(f"playouts must be from 1 to 10**7, got {brief(playouts)}")
+        self.seed = seed
+        self.playouts = playouts
+        self.seconds = None if seconds is None else float(seconds)
+
+    @classmethod
+    def at_level(cls, level: str, seed: int = 0) -> TreeSearchBot:
+        """The bot at a named level of :data:`~crapette.bots.LEVELS`: ``"easy"``, ``"normal"`` or ``"strong"``.
+
+        :raises ValueError: if there is no such level.
+        """
+        playouts = LEVELS.get(level.strip().lower()) if isinstance(level, str) else None
+        if playouts is None:
+            raise ValueError(f"unknown level {brief(level)}: expected one of {', '.join(LEVELS)}")
+        return cls(seed=seed, playouts=playouts)
+
+    def __repr__(self) -> str:
+        budget = f"playouts={self.playouts}" if self.playouts is not None else f"seconds={self.seconds}"
+        return f"TreeSearchBot(seed={self.seed}, {budget})"
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is TreeSearchBot and (other.seed, other.playouts, other.seconds) == (
+            self.seed,
+            self.playouts,
+            self.seconds,
+        )
+
+    def __hash__(self) -> int:
+        return hash(("TreeSearchBot", self.seed, self.playouts, self.seconds))
+
+    def choose(self, state: GameState) -> Move:
+        """The move the search finds best in ``state``.
+
+        :raises ValueError: if the game is over.
+        :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+        """
+        v = _view_of(state)
+        moves = v.legal_moves
+        if len(moves) == 1:
+            return moves[0]
+        if all(type(m) is Play and m.target.id < T0 for m in moves):
+            # Only foundation plays (compulsory moves): the greedy order among them will do.
+            return _greedy_choice(v, moves)
+        return self._search(v, every_move=0).best
+
+    def search(self, state: GameState, *, every_move: int = 0) -> SearchResult:
+        """Search ``state`` and return every legal move's statistics, even with one legal move.
+
+        ``every_move`` makes each legal move be tried at least that many times
+        before the tree policy takes over, so that each gets a value worth
+        comparing (what an analysis needs).
+
+        :raises ValueError: if the game is over.
+        """
+        return self._search(_view_of(state), every_move=every_move)
+
+    def _search(self, v: PublicView, every_move: int) -> SearchResult:
+        from .bots import _rng
+
+        search = _Search(v, _rng(self.seed, v))
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        budget = self.playouts if self.playouts is not None else 10**9
+        forced = list(v.legal_moves) * every_move
+        done = 0
+        while done < budget:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            search.iterate(done, forced[done] if done < len(forced) else None)
+            done += 1
+        return search.result(done)
+
+
+class _Search:
+    """One search: the tree, the pool of deals, and what the root position is worth."""
+
+    def __init__(self, v: PublicView, rng: random.Random) -> None:
+        from .bots import _greedy_scores
+
+        self.moves = v.legal_moves
+        self.player = v.current_player
+        self.root = _Node(1 - self.player)
+        sampler = _Sampler(v)
+        # A pool of deals reused in turn: the moves are compared in the same
+        # deals (common random numbers), so the noise of sampling the unseen
+        # cards cancels between them instead of deciding the comparison.
+        self.worlds = [sampler.deal(rng) for _ in range(_WORLDS)]
+        sample = self.worlds[0]
+        self.before = _value(sample, self.player)
+        # The greedy heuristic orders the moves tried first at the root and breaks ties;
+        # with its look-ahead it tells the moves that open something from those that do not.
+        quick = _greedy_scores(sample, self.moves, lookahead=False)
+        self.rank = {m: quick[i] for i, m in enumerate(self.moves)}
+        self.useful = {m: _opens(sample, m) for m in self.moves}
+
+    def iterate(self, number: int, first: Move | None) -> None:
+        """One iteration in deal ``number`` of the pool: select, expand, play on, back up."""
+        from .bots import _fast_move, _greedy_scores
+
+        player = self.player
+        node = self.root
+        path = [node]
+        state = self.worlds[number % len(self.worlds)]
+        shuffles = 0
+        while state._engine[0] is None:
+            legal = legal_moves(state)
+            children = node.children
+            move = first
+            first = None
+            if move is None:
+                untried = [m for m in legal if m not in children]
+                if untried:
+                    move = untried[0]
+                    if len(untried) > 1:
+                        if node is self.root:
+                            scores = [self.rank[m] for m in untried]
+                        else:
+                            scores = _greedy_scores(state, untried, lookahead=False)
+                        move = untried[scores.index(max(scores))]
+                else:
+                    move = _select(children, legal)
+            mover = state.current_player
+            if mover == player and _is_shuffle(move):
+                shuffles += 1
+            state = apply_move(state, move)
+            child = children.get(move)
+            if child is None:
+                children[move] = child = _Node(mover)
+                path.append(child)
+                break
+            path.append(child)
+            node = child
+        # Play on until the root player is to move again after an opponent's
+        # turn, so that every leaf is scored at the same point of the turn.
+        waited = state.current_player != player
+        for _ in range(_ROLLOUT_LIMIT):
+            if state._engine[0] is not None or (waited and state.current_player == player):
+                break
+            state = apply_move(state, _fast_move(state))
+            if state.current_player != player:
+                waited = True
+        reward = max(0.0, _reward(_value(state, player), self.before) - _SHUFFLE_COST * shuffles)
+        for visited in path:
+            visited.visits += 1
+            visited.total += reward if visited.mover == player else 1.0 - reward
+
+    def result(self, playouts: int) -> SearchResult:
+        """The root's moves with their statistics, the one to play first."""
+        stats = []
+        for m in self.moves:
+            child = self.root.children.get(m)
+            visits = 0 if child is None else child.visits
+            stats.append(MoveValue(m, visits, child.total / visits if child is not None and visits else 0.0))
+        position = {m: i for i, m in enumerate(self.moves)}
+        stats.sort(key=lambda s: (-s.visits, -s.value, -self.rank[s.move], position[s.move]))
+        # The move tried most is the one to play, but a move that the greedy
+        # heuristic finds useless (cards moved between tableau piles that open
+        # nothing) must beat the best useful move clearly: sampling noise must
+        # not make the bot move cards to and fro.
+        chosen = stats[0]
+        if not self.useful[chosen.move]:
+            helpful = [s for s in stats if self.useful[s.move] and s.visits]
+            if helpful:
+                best = max(helpful, key=lambda s: (s.value, s.visits))
+                if chosen.value <= best.value + _USEFUL_MARGIN:
+                    stats.remove(best)
+                    stats.insert(0, best)
+        return SearchResult(tuple(stats), playouts)
+
+
+def _select(children: dict[Move, _Node], legal: Sequence[Move]) -> Move:
+    """UCB1 among the children legal in this deal, counting how often each was available."""
+    best = -1.0
+    chosen = legal[0]
+    for m in legal:
+        child = children[m]
+        child.available += 1
+        score = child.total / child.visits + _EXPLORATION * math.sqrt(math.log(child.available) / child.visits)
+        if score > best:
+            best, chosen = score, m
+    return chosen
+
+
+def _progress(state: GameState) -> tuple[frozenset[int], int]:
+    """What the player to move can do that gets cards home: the piles (reserve, waste) with a play, and the foundation plays."""
+    own = (R0 + state.current_player, W0 + state.current_player)
+    sources = set()
+    home = 0
+    for move in legal_moves(state):
+        if type(move) is Play:
+            source = move.source.id
+            if source in own:
+                sources.add(source)
+            if move.target.id < T0:
+                home += 1
+    return frozenset(sources), home
+
+
+def _opens(state: GameState, move: Move) -> bool:
+    """Whether ``move`` is worth making for what it leads to, not only for itself.
+
+    Every move but one between tableau piles is. Such a move is worth it when
+    it gives the reserve or the waste a play it had none of, or adds a play to
+    a foundation; emptying a pile that the reserve or waste card could already
+    reach elsewhere is not. It reveals no hidden card, so looking is fair.
+    """
+    if not _is_shuffle(move):
+        return True
+    after = apply_move(state, move)
+    if after.current_player != state.current_player or after.is_over:
+        return False
+    sources, home = _progress(state)
+    new_sources, new_home = _progress(after)
+    return bool(new_sources - sources) or new_home > home
+
+
+def _is_shuffle(move: Move) -> bool:
+    """A move between tableau piles (a card or a stack): it brings no card nearer home by itself."""
+    cls = type(move)
+    if cls is MoveStack:
+        return True
+    return cls is Play and T0 <= move.source.id < R0 and T0 <= move.target.id < R0  # type: ignore[attr-defined]
+
+
+def _view_of(state: GameState) -> PublicView:
+    if not isinstance(state, GameState):
+        raise TypeError(f"choose() expects a GameState, got {type(state).__name__}")
+    if state.is_over:
+        raise ValueError(f"the game is over ({state.outcome}): there is no move to choose")
+    return view(state)
+
+
+def _greedy_choice(v: PublicView, moves: Sequence[Move]) -> Move:
+    from .bots import _greedy_scores, determinize
+
+    scores = _greedy_scores(determinize(v), moves)
+    return moves[scores.index(max(scores))]
+
+
+def _value(state: GameState, player: int) -> float:
+    from .bots import _evaluate
+
+    return _evaluate(state, player)
