@@ -93,6 +93,8 @@ class _Plan:
         "waste",
         "waste_always",
         "tab_sources",
+        "sources",
+        "drawn_sources",
         "load_piles",
         "load_keys",
         "compulsory",
@@ -122,6 +124,10 @@ class _Plan:
             self.tab_sources: tuple[int, ...] = tuple(own)
         else:
             self.tab_sources = tuple(range(T0, T0 + 8))
+        # The source piles in the order of the moves: the reserve, the waste
+        # (always, or only while the card drawn this turn lies there), the tableau.
+        self.drawn_sources = (self.res, self.waste, *self.tab_sources)
+        self.sources = self.drawn_sources if self.waste_always else (self.res, *self.tab_sources)
         # Per tableau pile (0-7): its building rule for this player, compiled.
         builds = [
             rules.own_tableau_build if tid in own else rules.opponent_tableau_build for tid in range(T0, T0 + 8)
@@ -459,41 +465,17 @@ def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
     piles = state.piles
     rules = state.rules
     plan = (_PLANS.get(rules) or _plans(rules))[state.current_player]
-    res = plan.res
-    wst = plan.waste
-    srcs: list[tuple[int, Card]] = []
-    restricted = plan.drawn_first and state.drawn
+    drawn = state.drawn
+    restricted = plan.drawn_first and drawn
+    # The piles whose top card the player may move, in the order of the moves.
+    sources = plan.drawn_sources if drawn else plan.sources
     if restricted:
         # The drawn card must be dealt with before any other move.
-        srcs.append((wst, piles[wst][-1]))
-    else:
-        pile = piles[res]
-        if pile:
-            srcs.append((res, pile[-1]))
-        pile = piles[wst]
-        if pile and (plan.waste_always or state.drawn):
-            srcs.append((wst, pile[-1]))
-        for sid in plan.tab_sources:
-            pile = piles[sid]
-            if pile:
-                srcs.append((sid, pile[-1]))
-
+        sources = (plan.waste,)
     need = cache[FOUND]
     if need is None:
         need = cache[FOUND] = _foundation_index(piles)
-    moves: list[Move] = []
-    for sid, card in srcs:
-        mask = need.get(card._suit_rank)
-        if mask:
-            row = PLAYS[sid]
-            for fid in _FOUNDATIONS[mask]:
-                moves.append(row[fid])  # type: ignore[arg-type]
-    if moves and plan.compulsory:
-        if srcs[0][0] == res and moves[0].source.id == res:  # type: ignore[attr-defined]
-            return tuple(m for m in moves if m.source.id == res)  # type: ignore[attr-defined]
-        return tuple(moves)
-
-    accept, empty = _tableau(state, plan, cache)
+    accept, empty = cache[TAB0 + plan.player] or _tableau(state, plan, cache)
     loads = []
     for lid in plan.load_piles:
         pile = piles[lid]
@@ -502,10 +484,20 @@ def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
     get = accept.get
     # A pile never takes its own top card back (only a rule of one's own may accept it).
     self_accepting = plan.self_accepting
-    for sid, card in srcs:
-        key = card._suit_rank
-        mask = get(card._colour_rank, 0) | get(key, 0) | empty
+    home: list[Move] = []
+    moves: list[Move] = []
+    for sid in sources:
+        pile = piles[sid]
+        if not pile:
+            continue
+        card = pile[-1]
         row = PLAYS[sid]
+        key = card._suit_rank
+        mask = need.get(key)
+        if mask:
+            for fid in _FOUNDATIONS[mask]:
+                home.append(row[fid])  # type: ignore[arg-type]
+        mask = get(card._colour_rank, 0) | get(key, 0) | empty
         if mask:
             if self_accepting and T0 <= sid < R0:
                 mask &= ~(1 << (sid - T0))
@@ -514,16 +506,24 @@ def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
         for lid, takes in loads:
             if key in takes:
                 moves.append(row[lid])  # type: ignore[arg-type]
+    if home:
+        if plan.compulsory:
+            # Section 10: the reserve's plays to the foundations first, else every available card's.
+            res = plan.res
+            if home[0].source.id == res:  # type: ignore[attr-defined]
+                return tuple([m for m in home if m.source.id == res])  # type: ignore[attr-defined]
+            return tuple(home)
+        moves = home + moves
 
     if plan.stack_moves and not restricted and (empty or plan.stack_unlimited):
         _stack_moves(piles, plan, accept, empty, moves)
 
     # Draw and End turn (exclusive: End turn needs a drawn card on the waste, R7 forbids Draw then).
-    if not (plan.fill_first and empty and piles[res]):
-        if state.drawn:
+    if not (plan.fill_first and empty and piles[plan.res]):
+        if drawn:
             if plan.end_turn:
                 moves.append(END_TURN)
-        elif piles[plan.hand] or piles[wst]:
+        elif piles[plan.hand] or piles[plan.waste]:
             moves.append(DRAW)
     if not moves:
         return (PASS,)
@@ -555,7 +555,7 @@ def _stack_moves(
         if n < 2 or pile[-1]._colour_rank != pile[-2]._alt_accepts:
             continue
         table = _STACK[sid - T0]
-        limit = min(n, onto_card)
+        limit = n if n < onto_card else onto_card
         k = 2
         while k <= limit:
             key = pile[-k]._colour_rank

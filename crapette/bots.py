@@ -44,7 +44,7 @@ from typing import Any, Protocol, runtime_checkable
 from ._cards import ALL_CARDS, Card
 from ._engine import apply_move, legal_moves
 from ._errors import brief
-from ._moves import Draw, EndTurn, Move, MoveStack, Play
+from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Play
 from ._rules import LoadTarget, Scoring
 from ._state import H0, R0, W0, GameState, PileKind
 from ._view import PublicView, view
@@ -407,13 +407,58 @@ def _shuffle_score(world: GameState, move: Move, before: frozenset[Move], player
     return best
 
 
+def _quick_score(move: Move) -> tuple[int, int, int]:
+    """The greedy score of ``move`` without look-ahead: (onto a non-empty pile, onto an empty one, the target's id)."""
+    if type(move) is Play:
+        skind, tkind, target = move.source.kind, move.target.kind, move.target.id
+        if tkind is _F:
+            score = _FOUNDATION + _FOUNDATION_SOURCE[skind]
+            return score, score, target
+        if skind is _R:
+            table, tableau = _RESERVE_TO, _RESERVE_TO_TABLEAU
+        elif skind is _W:
+            table, tableau = _WASTE_TO, _WASTE_TO_TABLEAU
+        elif tkind is _T:
+            return _SHUFFLE_USELESS, _SHUFFLE_USELESS, target
+        else:
+            return _TABLEAU_TO[tkind], _TABLEAU_TO[tkind], target
+        if tkind in table:
+            return table[tkind], table[tkind], target
+        return tableau + _KEEP_EMPTY, tableau, target
+    score = {Draw: _DRAW, EndTurn: _END_TURN, MoveStack: _SHUFFLE_USELESS}.get(type(move), 0)
+    return score, score, 0
+
+
+#: The scores of :func:`_greedy_scores` without look-ahead, for every move, made once:
+#: the playouts of the search bots read them instead of scoring each move anew.
+_QUICK: dict[Move, tuple[int, int, int]] = {
+    move: _quick_score(move)
+    for move in (
+        *(play for row in PLAYS for play in row if play is not None),
+        *STACKS.values(),
+        DRAW,
+        END_TURN,
+        PASS,
+    )
+}
+
+
 def _fast_move(world: GameState) -> Move:
+    """The greedy move without look-ahead: the first of the legal moves with the highest quick score."""
     moves = legal_moves(world)
     if len(moves) == 1:
         return moves[0]
-    scores = _greedy_scores(world, moves, lookahead=False)
-    best = max(scores)
-    return moves[scores.index(best)]
+    piles = world.piles
+    quick = _QUICK
+    best = moves[0]
+    nonempty, empty, target = quick[best]
+    top = nonempty if piles[target] else empty
+    for move in moves:
+        nonempty, empty, target = quick[move]
+        score = nonempty if piles[target] else empty
+        if score > top:
+            best, top = move, score
+    return best
 
 
 class GreedyBot:
