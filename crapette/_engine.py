@@ -765,7 +765,7 @@ def explain_illegal(state: GameState, move: Move) -> str:
     # The move obeys the building rules: what forbids it is precedence.
     listed = " ".join(str(m) for m in legal[:6]) + (" ..." if len(legal) > 6 else "")
     if legal and isinstance(legal[0], Play) and legal[0].target.kind is PileKind.FOUNDATION:
-        return f"foundation plays are compulsory and come first (section 10): {listed}"
+        return f"foundation plays are compulsory and come first (section 10 of the rules): {listed}"
     if isinstance(move, (Draw, EndTurn)):
         return (
             "while the reserve is not empty, the empty tableau piles must be filled "

@@ -1,4 +1,4 @@
-"""Matches: a sequence of scored games played to a target (RULES.md section 11)."""
+"""Matches: a sequence of scored games played to a target (:ref:`section 11 of the rules <rules-11>`)."""
 
 from __future__ import annotations
 

@@ -299,7 +299,7 @@ class Build(RulePart):
     not depend on the deck of the card being placed (the two decks' copies of
     a card build alike). An empty tableau pile takes any card whatever the
     building rule, and a stack (:class:`~crapette.MoveStack`) goes only onto a
-    pile built by :attr:`DOWN_ALTERNATING` (RULES.md section 8).
+    pile built by :attr:`DOWN_ALTERNATING` (:ref:`section 8 of the rules <rules-8>`).
 
     >>> from crapette import parse_card
     >>> Build.DOWN_ALTERNATING.accepts(parse_card("3C0"), parse_card("2D1"))
@@ -406,7 +406,7 @@ Build.SUIT_UP_OR_DOWN = SuitUpOrDown()
 
 
 class FirstPlayer(RulePart):
-    """Who moves first, decided from the deal (RULES.md section 3).
+    """Who moves first, decided from the deal (:ref:`section 3 of the rules <rules-3>`).
 
     :meth:`who_starts` sees the dealt state (with player 0 to move) and the
     game's seed, and returns 0 or 1.
@@ -509,7 +509,7 @@ def _weight(name: str, low: int = 0) -> Any:
 
 @attrs.frozen
 class Scoring(RulePart):
-    """How a game is scored and when a match is won (RULES.md section 11); the weighted scoring of the classic game.
+    """How a game is scored and when a match is won (:ref:`section 11 of the rules <rules-11>`); the weighted scoring of the classic game.
 
     The winner by emptying scores ``win_bonus`` plus the loser's cards left,
     weighted: ``reserve_weight`` per reserve card, ``hand_weight`` per hand card
@@ -574,7 +574,7 @@ register(Scoring)
 
 
 class Ending(RulePart):
-    """A condition that ends the game without a winner by emptying (RULES.md section 9, ruling R9).
+    """A condition that ends the game without a winner by emptying (:ref:`section 9 <rules-9>` and ruling :ref:`R9 <R9>` of the rules).
 
     An ending may keep one whole number in the state, its *count* (see
     :attr:`GameState.counters <crapette.GameState.counters>`): :meth:`start`
@@ -622,7 +622,7 @@ _REGISTRY[Ending] = {}
 
 @register
 class Stalemate(Ending):
-    """Both players are marked exhausted (the classic stalemate rule, RULES.md section 9 and R8).
+    """Both players are marked exhausted (the classic stalemate rule, :ref:`section 9 <rules-9>` and ruling :ref:`R8 <R8>` of the rules).
 
     The engine keeps the marks in :attr:`GameState.exhausted
     <crapette.GameState.exhausted>` and :attr:`~crapette.GameState.played`;

@@ -53,7 +53,7 @@ class _Option(str, enum.Enum):
 
 
 class TableauSources(_Option):
-    """Which tableau tops a player may move (RULES.md section 5).
+    """Which tableau tops a player may move (:ref:`section 5 of the rules <rules-5>`).
 
     >>> RuleSet.casual().tableau_sources, TableauSources.ALL == "all"
     (TableauSources.OWN, True)
@@ -66,7 +66,7 @@ class TableauSources(_Option):
 
 
 class LoadTarget(_Option):
-    """An opponent's pile that may be loaded (RULES.md section 6).
+    """An opponent's pile that may be loaded (:ref:`section 6 of the rules <rules-6>`).
 
     >>> RuleSet.classic().load_targets
     (LoadTarget.RESERVE, LoadTarget.WASTE)
@@ -77,7 +77,7 @@ class LoadTarget(_Option):
 
 
 class WastePlay(_Option):
-    """When the top card of a player's own waste is available (RULES.md section 5).
+    """When the top card of a player's own waste is available (:ref:`section 5 of the rules <rules-5>`).
 
     >>> RuleSet.casual().waste_play, RuleSet.classic().waste_play
     (WastePlay.ALWAYS, WastePlay.DRAWN)
@@ -90,7 +90,7 @@ class WastePlay(_Option):
 
 
 class FoundationPlays(_Option):
-    """Whether foundation plays take precedence (RULES.md section 10).
+    """Whether foundation plays take precedence (:ref:`section 10 of the rules <rules-10>`).
 
     >>> RuleSet.classic().foundation_plays, FoundationPlays("optional")
     (FoundationPlays.COMPULSORY, FoundationPlays.OPTIONAL)
@@ -101,7 +101,7 @@ class FoundationPlays(_Option):
 
 
 class StackLimit(_Option):
-    """How many cards a stack move may carry (RULES.md section 8).
+    """How many cards a stack move may carry (:ref:`section 8 of the rules <rules-8>`).
 
     >>> RuleSet.classic().stack_limit
     StackLimit.EMPTY_PILES
@@ -136,11 +136,11 @@ class RuleSet:
     """
 
     reserve_size: int = option(
-        Count(1, 48), 12, "Cards dealt to each reserve; the top one is face up (RULES.md section 2)."
+        Count(1, 48), 12, "Cards dealt to each reserve; the top one is face up (section 2 of the rules)."
     )
-    first_player: FirstPlayer = option(Part(FirstPlayer), FirstPlayer.PLAYER_0, "Who moves first (section 3).")
+    first_player: FirstPlayer = option(Part(FirstPlayer), FirstPlayer.PLAYER_0, "Who moves first (section 3 of the rules).")
     tableau_sources: TableauSources = option(
-        Choice(TableauSources), TableauSources.OWN, "Which tableau tops a player may move (section 5)."
+        Choice(TableauSources), TableauSources.OWN, "Which tableau tops a player may move (section 5 of the rules)."
     )
     own_tableau_build: Build = option(
         Part(Build), Build.DOWN_ALTERNATING, "How the mover builds on the tableau piles dealt from the mover's deck."
@@ -149,25 +149,25 @@ class RuleSet:
         Part(Build), Build.SUIT_UP_OR_DOWN, "How the mover builds on the tableau piles dealt from the opponent's deck."
     )
     load_targets: tuple[LoadTarget, ...] = option(
-        Subset(LoadTarget), (), "The opponent's piles a card may be loaded onto (section 6)."
+        Subset(LoadTarget), (), "The opponent's piles a card may be loaded onto (section 6 of the rules)."
     )
     waste_play: WastePlay = option(
-        Choice(WastePlay), WastePlay.ALWAYS, "When the top of a player's own waste is available (section 5)."
+        Choice(WastePlay), WastePlay.ALWAYS, "When the top of a player's own waste is available (section 5 of the rules)."
     )
-    end_turn: bool = option(Flag(), False, "Whether a player may decline the drawn card with End turn (section 7).")
+    end_turn: bool = option(Flag(), False, "Whether a player may decline the drawn card with End turn (section 7 of the rules).")
     foundation_plays: FoundationPlays = option(
-        Choice(FoundationPlays), FoundationPlays.OPTIONAL, "Whether foundation plays come first (section 10)."
+        Choice(FoundationPlays), FoundationPlays.OPTIONAL, "Whether foundation plays come first (section 10 of the rules)."
     )
     fill_empty_first: bool = option(
         Flag(), False, "While the reserve is not empty, empty tableau piles must be filled before Draw or End turn."
     )
-    stack_moves: bool = option(Flag(), False, "Whether runs may move as one (MoveStack, section 8).")
+    stack_moves: bool = option(Flag(), False, "Whether runs may move as one (MoveStack, section 8 of the rules).")
     move_limit: int | None = option(
         Limit(1, example_high=2000), 1000, "Moves in all after which the game ends, or None for no limit."
     )
-    stalemate: bool = option(Flag(), False, "Whether the exhaustion rule ends the game as a stalemate (section 9).")
+    stalemate: bool = option(Flag(), False, "Whether the exhaustion rule ends the game as a stalemate (section 9 of the rules).")
     scoring: Scoring | None = option(
-        OptionalPart(Scoring), None, "How games are scored and a match is won, or None for no scores (section 11)."
+        OptionalPart(Scoring), None, "How games are scored and a match is won, or None for no scores (section 11 of the rules)."
     )
     load_build: Build = option(
         Part(Build), Build.SUIT_UP_OR_DOWN, "How a card builds on the opponent's reserve or waste when loading."

@@ -330,7 +330,7 @@ class GameState(_EngineSlot):
     drawn: bool = False
     #: Consecutive passes just made (0, 1, or 2 when the game ended blocked).
     passes: int = 0
-    #: Per player: marked exhausted by the stalemate rule (RULES.md section 9).
+    #: Per player: marked exhausted by the stalemate rule (:ref:`section 9 of the rules <rules-9>`).
     exhausted: tuple[bool, bool] = attrs.field(default=(False, False), converter=_to_tuple)
     #: Per player: played a hand (waste) or reserve card since the last turnover of the waste.
     played: tuple[bool, bool] = attrs.field(default=(False, False), converter=_to_tuple)

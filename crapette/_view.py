@@ -1,4 +1,4 @@
-"""The public view of a state: what either player may see (RULES.md section 12)."""
+"""The public view of a state: what either player may see (:ref:`section 12 of the rules <rules-12>`)."""
 
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ class PublicView:
 
 
 def view(state: GameState) -> PublicView:
-    """The public view of ``state``: face-down cards as counts (RULES.md section 12).
+    """The public view of ``state``: face-down cards as counts (:ref:`section 12 of the rules <rules-12>`).
 
     The view is the same for both players: nobody knows the order of any hand
     or of a reserve below its top card.

@@ -48,7 +48,7 @@ score, else 1, -1 or 0). OpenSpiel has no truncation: a game the rules have
 not ended after ``max_moves`` moves (ruling R10) is terminal too, returns 0
 and 0, as a draw.
 
-**Observations.** Both players see the same cards (RULES.md section 12).
+**Observations.** Both players see the same cards (:ref:`section 12 of the rules <rules-12>`).
 The observation tensor of a player is :func:`crapette.observation.encode` of
 the state for that player (:data:`~crapette.observation.OBSERVATION_SIZE`
 numbers); the observation string is the public view as text. The information

@@ -974,7 +974,7 @@ def test_section9_without_the_stalemate_rule_no_marks_are_kept_and_turnovers_nev
 def test_section10_the_reserve_top_to_a_foundation_comes_first() -> None:
     state = quiet(CLASSIC, foundations={0: "AH0 2H0 3H0 4H0"}, reserves={0: "5H0"}, tableau={4: "5H1"})
     assert moves_text(state) == ["R0-F0"]
-    illegal(state, "T4-F0", "foundation plays are compulsory and come first (section 10): R0-F0")
+    illegal(state, "T4-F0", "foundation plays are compulsory and come first (section 10 of the rules): R0-F0")
     illegal(state, "draw", "foundation plays are compulsory")
     optional = quiet(CASUAL, foundations={0: "AH0 2H0 3H0 4H0"}, reserves={0: "5H0"}, tableau={0: "5H1"})
     assert moves_text(optional) == ["R0-F0", "T0-F0", "draw"]
@@ -983,7 +983,7 @@ def test_section10_the_reserve_top_to_a_foundation_comes_first() -> None:
 def test_section10_then_any_available_card_to_a_foundation() -> None:
     state = quiet(CLASSIC, foundations={0: "AH0"}, tableau={4: "2H1"}, wastes={0: "AC0"}, drawn=True)
     assert moves_text(state) == [f"W0-F{i}" for i in range(1, 8)] + ["T4-F0"]
-    illegal(state, "end", "foundation plays are compulsory and come first (section 10): W0-F1 W0-F2")
+    illegal(state, "end", "foundation plays are compulsory and come first (section 10 of the rules): W0-F1 W0-F2")
     # The waste card not drawn this turn is not available, so not compulsory either.
     not_drawn = quiet(CLASSIC, foundations={0: "AH0"}, wastes={0: "AC0"}, drawn=False)
     assert moves_text(not_drawn) == ["draw"]
