@@ -45,6 +45,10 @@ _ROLLOUT_LIMIT = 80
 _USEFUL_MARGIN = 0.15
 #: The deals of the unseen cards a search draws and reuses in turn.
 _WORLDS = 24
+#: Whether the tree holds the root player's moves of this turn only (the opponent's turn is played out).
+_OWN_TURN_ONLY = False
+#: Whether the tree leaves out, below the root, the moves between tableau piles that open nothing.
+_PRUNE_SHUFFLES = False
 #: What a move between tableau piles costs in the tree, in reward: such a move
 #: must gain at least this much, so the bot never moves cards to and fro.
 _SHUFFLE_COST = 0.02
@@ -342,8 +346,10 @@ class _Search:
         path = [node]
         state = self.worlds[number % len(self.worlds)]
         shuffles = 0
-        while state._engine[0] is None:
-            legal = legal_moves(state)
+        while state._engine[0] is None and (state.current_player == player or not _OWN_TURN_ONLY):
+            legal: Sequence[Move] = legal_moves(state)
+            if _PRUNE_SHUFFLES and node is not self.root and len(legal) > 1:
+                legal = _worth_trying(state, legal)
             children = node.children
             move = first
             first = None
@@ -452,6 +458,12 @@ def _opens(state: GameState, move: Move) -> bool:
     sources, home = _progress(state)
     new_sources, new_home = _progress(after)
     return bool(new_sources - sources) or new_home > home
+
+
+def _worth_trying(state: GameState, legal: Sequence[Move]) -> Sequence[Move]:
+    """The legal moves but those between tableau piles that open nothing (see :func:`_opens`)."""
+    kept = [m for m in legal if not _is_shuffle(m) or _opens(state, m)]
+    return kept or legal
 
 
 def _is_shuffle(move: Move) -> bool:

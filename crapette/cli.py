@@ -14,24 +14,52 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import errno
+import importlib
 import importlib.util
+import io
 import json
 import os
+import re
+import shlex
+import stat
 import sys
-from collections.abc import Sequence
+import tempfile
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, NamedTuple, NoReturn, cast
 
-from ._cards import Card, Colour
-from ._engine import legal_moves, new_game
-from ._errors import IllegalMoveError, ParseError, brief
-from ._game import Game
-from ._moves import Move, parse_move
-from ._position import parse_position
-from ._record import GameRecord, parse_record
-from ._rules import RuleSet, TableauSources, parse_rules
-from ._state import GameState
-from .bots import BOT_NAMES, Bot, GreedyBot, RandomBot, SearchBot
+from . import (
+    Card,
+    Colour,
+    Draw,
+    EndTurn,
+    Game,
+    GameRecord,
+    GameState,
+    IllegalMoveError,
+    Move,
+    MoveStack,
+    Outcome,
+    ParseError,
+    Pass,
+    Pile,
+    PileKind,
+    Play,
+    RuleSet,
+    TableauSources,
+    legal_moves,
+    new_game,
+    parse_card,
+    parse_move,
+    parse_position,
+    parse_record,
+    parse_rules,
+)
+from ._errors import brief
+from ._record import MAX_RECORD_LENGTH
+from .bots import BOT_NAMES, Bot, SearchBot, make_bot
 from .simulation import DEFAULT_MAX_MOVES, simulate
 
 __all__ = ["main", "render_text"]
@@ -41,6 +69,11 @@ DEFAULT_RULES = "classic"
 DEFAULT_GAMES = 200
 DEFAULT_BOTS = "greedy,random"
 DEFAULT_BOT_SEED = 1
+
+#: The most bytes a game record file may hold: MAX_RECORD_LENGTH characters of up to 4 bytes (UTF-8).
+MAX_RECORD_BYTES = 4 * MAX_RECORD_LENGTH
+#: The longest line read at the game's prompt, in characters; a longer line is refused.
+MAX_LINE = 1000
 
 _RED = "\x1b[31m"
 _BOLD = "\x1b[1m"
@@ -62,6 +95,14 @@ class _Paint:
         return self(_RED, text) if card.colour is Colour.RED else text
 
 
+def _isatty(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):  # a closed stream
+        return False
+
+
 def _colour_wanted(choice: str, stream: IO[str]) -> bool:
     """Colour for ``always``; never for ``never``; for ``auto``: a terminal, and NO_COLOR unset."""
     if choice == "always":
@@ -70,8 +111,48 @@ def _colour_wanted(choice: str, stream: IO[str]) -> bool:
         return False
     if os.environ.get("NO_COLOR"):
         return False
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+    return _isatty(stream)
+
+
+# Words ----------------------------------------------------------------------------
+
+_CARD_NOTATION = re.compile(r"\b[A2-9TJQK][CDHS][01]\b")
+
+
+def _symbols(text: str) -> str:
+    """``text`` with every card written as the table shows it: ``AS1`` becomes ``A♠``."""
+    return _CARD_NOTATION.sub(lambda m: parse_card(m.group()).symbol, text)
+
+
+def _visible(text: str, limit: int = 60) -> str:
+    """``text`` for a message: control characters escaped, at most ``limit`` characters."""
+    text = text[: limit + 1]
+    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
+def _one_line(exc: BaseException) -> str:
+    """An exception as one short line: its type and the first line of its message."""
+    message = str(exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {message[0]}" if message else type(exc).__name__
+    return _visible(text, 300)
+
+
+# A player named "you" is spoken to in the second person.
+
+
+def _possessive(name: str) -> str:
+    return "your" if name == "you" else f"{name}'s"
+
+
+def _verb(name: str, verb: str) -> str:
+    return f"{name} {verb}" if name == "you" else f"{name} {verb}s"
+
+
+def _result_text(outcome: Outcome, names: tuple[str, str]) -> str:
+    head = "draw" if outcome.winner is None else _verb(names[outcome.winner], "win")
+    tail = "" if outcome.scores is None else f", {outcome.scores[0]}-{outcome.scores[1]}"
+    return f"{head} ({outcome.reason.value}){tail}"
 
 
 def render_text(
@@ -89,6 +170,7 @@ def render_text(
     (top card and count). Foundations show their top card, tableau piles all
     their cards from bottom to top. ``▶`` marks the player to move. With
     ``colour``, red suits are red and the player to move is bold (ANSI codes).
+    A player named ``"you"`` is spoken to in the second person ("you win").
 
     >>> from crapette import new_game
     >>> print(render_text(new_game("classic", seed=1)))
@@ -118,7 +200,7 @@ def render_text(
         if state.drawn:
             status += ", the card drawn lies on the waste"
     else:
-        status = f"game over: {outcome}"
+        status = f"game over: {_result_text(outcome, names)}"
     lines = [f"{str(rules)} · move {state.move_count} · {status}"]
 
     def player_line(player: int) -> str:
@@ -142,7 +224,7 @@ def render_text(
     ]
     lines.append("  " + "   ".join(foundations))
     if rules.tableau_sources is TableauSources.OWN:
-        lines.append(paint(_DIM, f"  T0-T3 are {names[0]}'s piles, T4-T7 {names[1]}'s"))
+        lines.append(paint(_DIM, f"  own tableau piles: T0-T3 {names[0]}, T4-T7 {names[1]}"))
     for i, pile in enumerate(state.tableau):
         cards = " ".join(paint.card(c) for c in pile) if pile else "-"
         lines.append(f"  T{i} {cards}")
@@ -157,6 +239,18 @@ class _Fail(Exception):
     """A user error: the message is shown without a traceback."""
 
 
+_WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
+
+
+def _number(text: str) -> int:
+    """A whole number in ASCII digits, of at most 30 digits (no seed or count needs more)."""
+    if not _WHOLE_NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {brief(text)}")
+    if len(text.strip().lstrip("+-")) > 30:
+        raise argparse.ArgumentTypeError(f"the number {brief(text)} is too large (at most 30 digits)")
+    return int(text)
+
+
 def _rules_arg(text: str) -> RuleSet:
     try:
         return parse_rules(text)
@@ -165,20 +259,14 @@ def _rules_arg(text: str) -> RuleSet:
 
 
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {brief(text)}") from None
+    value = _number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
     return value
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {brief(text)}") from None
+    value = _number(text)
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"a seed is from 0 to 2**64 - 1, got {value}")
     return value
@@ -190,24 +278,122 @@ def _player(text: str) -> int:
     return int(text)
 
 
-def _bot_name(text: str) -> str:
-    name = text.strip().lower()
-    if name not in BOT_NAMES:
+class _BotChoice(NamedTuple):
+    """A bot named on the command line: a built-in one by ``name`` (and ``seed``), or a user's ``bot``."""
+
+    name: str
+    seed: int | None = None
+    bot: Bot | None = None
+
+    @property
+    def label(self) -> str:
+        """What the game calls the bot: ``greedy bot``, or the user's class name."""
+        if self.bot is None:
+            kind, _, level = self.name.partition(":")
+            return f"{level} {kind} bot" if level else f"{kind} bot"
+        return self.name.rpartition(":")[2].rpartition(".")[2]
+
+
+_USER_BOT = "a bot of your own is module:Class"
+
+
+def _bot_spec(text: str) -> _BotChoice:
+    """A built-in bot: a name of BOT_NAMES, then ``:N`` for a seed (digits only); or ``module:Class``."""
+    spec = text.strip()
+    head, colon, tail = (part.strip() for part in spec.rpartition(":"))
+    if spec.split(":")[0].strip().lower() in {name.split(":")[0] for name in BOT_NAMES}:
+        if spec.lower() in BOT_NAMES:
+            return _BotChoice(spec.lower())
+        if head.lower() in BOT_NAMES and tail.isascii() and tail.isdigit():
+            return _BotChoice(head.lower(), _seed(tail))
         raise argparse.ArgumentTypeError(
-            f"unknown bot {brief(text)}: expected one of {', '.join(BOT_NAMES)}"
+            f"unknown bot {brief(text)}: expected one of {', '.join(BOT_NAMES)}, "
+            f"and NAME:N (N digits only) to seed one"
         )
-    return name
-
-
-def _bot_spec(text: str) -> tuple[str, int | None]:
-    """``name`` or ``name:seed``."""
-    name, colon, seed = text.partition(":")
     if not colon:
-        return (_bot_name(name), None)
-    return (_bot_name(name), _seed(seed.strip()))
+        raise argparse.ArgumentTypeError(
+            f"unknown bot {brief(text)}: expected one of {', '.join(BOT_NAMES)} ({_USER_BOT})"
+        )
+    if tail.isascii() and tail.isdigit():
+        if ":" in head:
+            raise argparse.ArgumentTypeError(
+                f"a bot of your own takes no seed, got {brief(text)}: NAME:N seeds a built-in bot only"
+            )
+        raise argparse.ArgumentTypeError(
+            f"unknown bot {brief(head)}: NAME:N seeds one of {', '.join(BOT_NAMES)}"
+        )
+    return _BotChoice(spec, None, _load_bot(spec))
 
 
-def _bot_pair(text: str) -> tuple[tuple[str, int | None], tuple[str, int | None]]:
+def _load_bot(spec: str) -> Bot:
+    """The bot ``module:Class`` (made with no arguments) or ``module:object``.
+
+    The module is imported with the current directory on the path, as
+    ``python -m`` does.
+    """
+    module_name, _, attribute = (part.strip() for part in spec.partition(":"))
+    shown = brief(spec)
+    if not module_name or not attribute:
+        raise argparse.ArgumentTypeError(f"expected module:Class for a bot of your own, got {shown}")
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+            raise argparse.ArgumentTypeError(
+                f"no module named {brief(module_name)} in the current directory or on the "
+                f"Python path, for the bot {shown}"
+            ) from None
+        raise argparse.ArgumentTypeError(f"importing {brief(module_name)} failed: {_one_line(exc)}") from None
+    except (Exception, SystemExit) as exc:
+        raise argparse.ArgumentTypeError(f"importing {brief(module_name)} failed: {_one_line(exc)}") from None
+    found: object = module
+    for part in attribute.split("."):
+        try:
+            found = getattr(found, part)
+        except Exception:
+            raise argparse.ArgumentTypeError(
+                f"the module {brief(module_name)} has no {brief(attribute)} (for the bot {shown})"
+            ) from None
+    bot = found
+    if isinstance(found, type):
+        try:
+            bot = found()
+        except Exception as exc:
+            raise argparse.ArgumentTypeError(
+                f"cannot make the bot {shown}: {attribute}() failed: {_one_line(exc)}"
+            ) from None
+    try:
+        choose = getattr(bot, "choose", None)
+    except Exception:
+        choose = None
+    if not callable(choose):
+        raise argparse.ArgumentTypeError(f"{shown} is not a bot: it has no choose(state) method")
+    if type(bot).__repr__ is object.__repr__:
+        return _Named(cast(Bot, bot), spec)
+    return cast(Bot, bot)
+
+
+class _Named:
+    """A bot of one's own whose repr says nothing (``<module.Class object at 0x...>``), named as it was given.
+
+    Reports name bots by their repr: this one's is the same in every run.
+    """
+
+    def __init__(self, bot: Bot, name: str) -> None:
+        self.bot = bot
+        self.label = name
+
+    def choose(self, state: GameState) -> Move:
+        return self.bot.choose(state)
+
+    def __repr__(self) -> str:
+        return self.label
+
+
+def _bot_pair(text: str) -> tuple[_BotChoice, _BotChoice]:
     parts = text.split(",")
     if len(parts) != 2:
         raise argparse.ArgumentTypeError(
@@ -216,26 +402,165 @@ def _bot_pair(text: str) -> tuple[tuple[str, int | None], tuple[str, int | None]
     return (_bot_spec(parts[0]), _bot_spec(parts[1]))
 
 
-def _make_bot(name: str, seed: int, budget: int) -> Bot:
-    if name == "random":
-        return RandomBot(seed=seed)
-    if name == "greedy":
-        return GreedyBot()
-    return SearchBot(seed=seed, budget=budget)
+def _make_bot(choice: _BotChoice, seed: int, budget: int) -> Bot:
+    """The bot chosen: a user's as made, a built-in one seeded with its own seed, else ``seed``."""
+    if choice.bot is not None:
+        return choice.bot
+    if choice.seed is not None:
+        seed = choice.seed
+    if choice.name == "search":
+        return SearchBot(seed=seed, budget=budget)
+    return make_bot(choice.name, seed)
+
+
+def _usable_cpus() -> int:
+    """The number of CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+# Files ----------------------------------------------------------------------------
+
+
+def _shown_path(path: str | Path) -> str:
+    text = str(path)
+    return text if text.isprintable() and len(text) <= 100 else brief(text)
+
+
+def _why(exc: OSError) -> str:
+    if exc.errno == errno.ENXIO:
+        return "it is a pipe that nobody reads"
+    return exc.strerror or str(exc)
+
+
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _read_record_text(path: str) -> str:
+    """The text of a record file: a regular file of at most MAX_RECORD_LENGTH characters (UTF-8).
+
+    Never reads more than MAX_RECORD_BYTES + 1 bytes, and never waits: a pipe
+    or a device is refused before it is read.
+    """
+    shown = _shown_path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise _Fail(f"cannot read {shown}: {_why(exc)}") from None
+    except ValueError:
+        raise _Fail(f"cannot read {shown}: a file name cannot hold a null character") from None
+    too_large = f"{shown} is too large for a game record (at most {MAX_RECORD_LENGTH:,} characters)"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _FILE_KINDS if test(info.st_mode)), "not a file")
+            raise _Fail(f"cannot read {shown}: it is {kind}, not a regular file")
+        if info.st_size > MAX_RECORD_BYTES:
+            raise _Fail(too_large)
+        with open(fd, "rb", closefd=False) as file:
+            data = file.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise _Fail(f"cannot read {shown}: {_why(exc)}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_RECORD_BYTES:
+        raise _Fail(too_large)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _Fail(f"{shown} is not a text file (UTF-8): bad byte at offset {exc.start}") from None
+    if len(text) > MAX_RECORD_LENGTH:
+        raise _Fail(too_large)
+    return text
+
+
+def _read_record(path: str) -> GameRecord:
+    text = _read_record_text(path)
+    try:
+        return parse_record(text)
+    except ValueError as exc:
+        raise _Fail(f"{_shown_path(path)} is not a valid game record: {exc}") from None
+
+
+def _write(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8), replacing it; never waits for a pipe that nobody reads."""
+    shown = _shown_path(path)
+    data = text.encode("utf-8")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+    except ValueError:
+        raise _Fail(f"cannot write {shown}: a file name cannot hold a null character") from None
+    try:
+        with open(fd, "wb") as file:
+            if hasattr(os, "O_NONBLOCK"):
+                os.set_blocking(fd, True)
+            file.write(data)
+    except OSError as exc:
+        raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+
+
+def _write_new(text: str) -> Path:
+    """Write ``text`` to a new file ``crapette-DATE-TIME.json`` here, else in the temporary directory."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folders: list[Path] = []
+    try:
+        folders.append(Path.cwd())
+    except OSError:
+        pass
+    folders.append(Path(tempfile.gettempdir()))
+    problem = "no folder"
+    for folder in folders:
+        for n in range(1, 100):
+            path = folder / (f"crapette-{stamp}.json" if n == 1 else f"crapette-{stamp}-{n}.json")
+            try:
+                with open(path, "x", encoding="utf-8") as file:
+                    file.write(text)
+                return path
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                problem = f"{_shown_path(folder)}: {_why(exc)}"
+                break
+    raise _Fail(f"the game could not be saved ({problem})")
+
+
+# The parser -----------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, pointing to --help."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {_visible(message, 1000)} (see {self.prog} --help)\n")
 
 
 def _parser() -> argparse.ArgumentParser:
     from . import __version__
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="crapette",
         description="Crapette (Russian Bank): play against a bot, simulate games between bots, "
         "show positions and replay recorded games.",
         epilog="Run 'crapette COMMAND --help' for a command's options. "
-        "With no options, 'crapette simulate' plays 200 classic games, greedy bot against random bot.",
+        "With no options, 'crapette simulate' plays 200 classic games, greedy bot against random bot. "
+        "Exit status: 0 done, 1 bad input (a file, a position, a bot that fails), "
+        "2 bad arguments, 130 interrupted.",
     )
     parser.add_argument("--version", action="version", version=f"crapette {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    bots = ", ".join(BOT_NAMES)
 
     def colour_option(sub: argparse.ArgumentParser) -> None:
         sub.add_argument(
@@ -252,15 +577,18 @@ def _parser() -> argparse.ArgumentParser:
         help="play a game against a bot in the terminal",
         description="Play a game against a bot. Type moves in the move notation (R0-F3, "
         "T2-T5x3, draw, end, pass) or their number in the list of legal moves; "
-        "type 'help' during the game for the commands.",
+        "type 'help' during the game for the commands. Moves not saved are never lost: "
+        "quit asks first, and the end of the input (or an error) saves them in a new file "
+        "crapette-DATE-TIME.json in the current directory, and says where.",
     )
     play.add_argument("--rules", type=_rules_arg, default=RuleSet.classic(),
                       help="rules: classic (default), casual, or rules text such as "
                       "'classic(foundation_plays=optional)'")
     play.add_argument("--seed", type=_seed, default=None,
                       help="the deal (default: a new one each time)")
-    play.add_argument("--bot", type=_bot_name, default="greedy",
-                      help=f"your opponent: {', '.join(BOT_NAMES)} (default: greedy)")
+    play.add_argument("--bot", type=_bot_spec, default=_BotChoice("greedy"),
+                      help=f"your opponent: {bots} (default: greedy), seeded with the deal's seed; "
+                      "NAME:N seeds it with N; module:Class plays a bot of your own")
     play.add_argument("--player", type=_player, default=0, help="the seat you take: 0 (default) or 1")
     play.add_argument("--load", metavar="FILE", help="continue a saved game record")
     play.add_argument("--budget", type=_positive, default=SearchBot.DEFAULT_BUDGET,
@@ -274,18 +602,19 @@ def _parser() -> argparse.ArgumentParser:
         "a summary table (or JSON). The same options always give the same results.",
     )
     sim.add_argument("--rules", type=_rules_arg, default=RuleSet.from_name(DEFAULT_RULES),
-                     help=f"rules: classic (default), casual, or rules text")
+                     help="rules: classic (default), casual, or rules text")
     sim.add_argument("--games", type=_positive, default=DEFAULT_GAMES,
                      help=f"number of games (default: {DEFAULT_GAMES})")
     sim.add_argument("--bots", type=_bot_pair, default=_bot_pair(DEFAULT_BOTS),
-                     help=f"the two bots, comma-separated (default: {DEFAULT_BOTS}); "
-                     f"bots: {', '.join(BOT_NAMES)}; NAME:N seeds one bot with N")
+                     help=f"the two bots, comma-separated (default: {DEFAULT_BOTS}): {bots}, "
+                     "NAME:N for one seeded with N, or module:Class for a bot of your own")
     sim.add_argument("--seed", type=_seed, default=0,
                      help="game i is dealt from seed SEED + i // 2 (default: 0)")
     sim.add_argument("--bot-seed", type=_seed, default=DEFAULT_BOT_SEED,
-                     help=f"seed of the random and search bots (default: {DEFAULT_BOT_SEED})")
+                     help=f"seed of the random and search bots not given NAME:N (default: {DEFAULT_BOT_SEED})")
     sim.add_argument("--workers", type=_positive, default=1,
-                     help="processes to run the games on (default: 1, this process)")
+                     help="processes to run the games on (default: 1, this process; "
+                     "at most the number of CPUs)")
     sim.add_argument("--max-moves", type=_positive, default=DEFAULT_MAX_MOVES,
                      help=f"move cap of a game (default: {DEFAULT_MAX_MOVES})")
     sim.add_argument("--budget", type=_positive, default=SearchBot.DEFAULT_BUDGET,
@@ -305,7 +634,8 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("--rules", type=_rules_arg, default=RuleSet.classic(),
                       help="rules of the deal when no position is given (default: classic)")
     show.add_argument("--seed", type=_seed, default=0, help="seed of the deal (default: 0)")
-    show.add_argument("--moves", action="store_true", help="list the legal moves too")
+    show.add_argument("--moves", action="store_true",
+                      help="list the legal moves, and draw them as arrows in the --svg picture")
     show.add_argument("--svg", metavar="FILE", help="also write the picture as an SVG file")
     show.add_argument("--perspective", type=_player, default=0,
                       help="the player at the bottom of the SVG picture (default: 0)")
@@ -335,49 +665,81 @@ def _parser() -> argparse.ArgumentParser:
 # Commands -------------------------------------------------------------------------
 
 
+def _tolerate_bad_characters() -> None:
+    """Undecodable input becomes U+FFFD and unprintable output ``?``, never an exception."""
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError, io.UnsupportedOperation):
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``crapette`` command with ``argv`` (default: the process's arguments).
 
     Returns the exit status: 0 on success, 1 when the input (a position, a
-    record, a file) is wrong, 2 for bad command-line arguments. Errors are
-    reported as one line on stderr, never as a traceback.
+    record, a file, a bot of one's own) is wrong or fails, 2 for bad
+    command-line arguments, 130 when interrupted (Ctrl-C). Errors are reported
+    as one line on stderr, never as a traceback.
     """
     parser = _parser()
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # --help, --version, or bad arguments (argparse printed why)
         return exc.code if isinstance(exc.code, int) else 0
+    _tolerate_bad_characters()
     out = sys.stdout
     try:
         if args.command is None:
             parser.print_help(out)
             return 0
         if args.command == "play":
-            return _play(args, sys.stdin, out)
+            return _Session(args, sys.stdin, out, sys.stderr).run()
         if args.command == "simulate":
             return _simulate(args, out)
         if args.command == "show":
             return _show(args, out)
         return _replay(args, sys.stdin, out)
     except _Fail as exc:
-        print(f"crapette {args.command}: {exc}", file=sys.stderr)
+        print(f"crapette {args.command}: {_visible(str(exc), 1000)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(file=sys.stderr)
+        print(f"\ncrapette {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader has gone (crapette show | head): leave quietly
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            pass
+        return 1
+    except Exception as exc:  # a user's bot that fails, or a bug: one line all the same
+        print(f"crapette {args.command}: {_one_line(exc)}", file=sys.stderr)
+        return 1
+
+
+def _workers(asked: int, games: int) -> int:
+    """The processes to run: at most the CPUs this process may use (saying so), and the games."""
+    cpus = _usable_cpus()
+    if asked > cpus:
+        print(
+            f"crapette simulate: --workers {asked} is more than the CPUs here ({cpus}): "
+            f"running {cpus} worker{'s' if cpus != 1 else ''}",
+            file=sys.stderr,
+        )
+    return min(asked, cpus, games)
 
 
 def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
-    bots = tuple(
-        _make_bot(name, args.bot_seed if seed is None else seed, args.budget) for name, seed in args.bots
-    )
+    bots = tuple(_make_bot(choice, args.bot_seed, args.budget) for choice in args.bots)
     progress = args.progress
     if progress is None:
-        progress = importlib.util.find_spec("tqdm") is not None and sys.stderr.isatty()
+        progress = importlib.util.find_spec("tqdm") is not None and _isatty(sys.stderr)
+    workers = _workers(args.workers, args.games)
     executor: concurrent.futures.Executor | None = None
     try:
-        if args.workers > 1:
-            executor = concurrent.futures.ProcessPoolExecutor(max_workers=args.workers)
+        if workers > 1:
+            executor = concurrent.futures.ProcessPoolExecutor(max_workers=workers)
         report = simulate(
             args.rules,
             bots,
@@ -387,9 +749,7 @@ def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
             progress=progress,
             max_moves=args.max_moves,
         )
-    except ImportError as exc:
-        raise _Fail(str(exc)) from None
-    except ValueError as exc:
+    except (ImportError, ValueError, TypeError) as exc:
         raise _Fail(str(exc)) from None
     finally:
         if executor is not None:
@@ -399,19 +759,6 @@ def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
     else:
         print(report.summary(), file=out)
     return 0
-
-
-def _read_record(path: str) -> GameRecord:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise _Fail(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise _Fail(f"{path} is not a text file (UTF-8)") from None
-    try:
-        return parse_record(text)
-    except ValueError as exc:
-        raise _Fail(f"{path} is not a valid game record: {exc}") from None
 
 
 def _show(args: argparse.Namespace, out: IO[str]) -> int:
@@ -424,21 +771,15 @@ def _show(args: argparse.Namespace, out: IO[str]) -> int:
     else:
         state = new_game(args.rules, args.seed)
     print(render_text(state, colour=_colour_wanted(args.colour, out)), file=out)
-    if args.moves and not state.is_over:
-        print("legal moves: " + " ".join(str(m) for m in legal_moves(state)), file=out)
+    moves = legal_moves(state) if args.moves and not state.is_over else ()
+    if moves:
+        print("legal moves: " + " ".join(str(m) for m in moves), file=out)
     if args.svg:
         from .svg import render
 
-        _write(args.svg, render(state, perspective=args.perspective, highlight=legal_moves(state)))
-        print(f"wrote {args.svg}", file=out)
+        _write(args.svg, render(state, perspective=args.perspective, highlight=moves))
+        print(f"wrote {_shown_path(args.svg)}", file=out)
     return 0
-
-
-def _write(path: str | Path, text: str) -> None:
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise _Fail(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
@@ -467,7 +808,7 @@ def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
     elif args.all:
         print(render_text(states[0], colour=colour, names=names), file=out)
         for i, move in enumerate(moves):
-            print(f"\nmove {i + 1}: {names[states[i].current_player]} plays {move}", file=out)
+            print(f"\nmove {i + 1}: {_verb(names[states[i].current_player], 'play')} {move}", file=out)
             print(render_text(states[i + 1], colour=colour, names=names), file=out)
     else:
         turn: list[str] = []
@@ -485,18 +826,19 @@ def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
         folder = Path(args.svg_dir)
         try:
             folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise _Fail(f"cannot create {folder}: {exc.strerror or exc}") from None
+        except (OSError, ValueError) as exc:
+            why = _why(exc) if isinstance(exc, OSError) else "a folder name cannot hold a null character"
+            raise _Fail(f"cannot create {_shown_path(folder)}: {why}") from None
         for i, state in enumerate(states):
             highlight = (moves[i],) if i < len(moves) else ()
             _write(folder / f"state-{i:05d}.svg", render(state, perspective=args.perspective, highlight=highlight))
-        print(f"wrote {len(states)} pictures to {folder}", file=out)
+        print(f"wrote {len(states)} pictures to {_shown_path(folder)}", file=out)
     if args.html:
         from .svg import render_html
 
         title = f"crapette: {head}"
         _write(args.html, render_html(states, moves, perspective=args.perspective, title=title))
-        print(f"wrote {args.html}", file=out)
+        print(f"wrote {_shown_path(args.html)}", file=out)
     if problem:
         raise _Fail(f"the record stops being playable: {problem}")
     return 0
@@ -514,80 +856,278 @@ def _step(
     for i, move in enumerate(moves):
         out.write(f"[Enter: move {i + 1} of {len(moves)}, q: stop] ")
         out.flush()
-        line = stdin.readline()
+        line = stdin.readline(MAX_LINE)
         if not line or line.strip().lower() in ("q", "quit"):
             print(file=out)
             return
-        print(f"move {i + 1}: {names[states[i].current_player]} plays {move}", file=out)
+        print(f"move {i + 1}: {_verb(names[states[i].current_player], 'play')} {move}", file=out)
         print(render_text(states[i + 1], colour=colour, names=names), file=out)
 
 
 # Playing --------------------------------------------------------------------------
 
 _HELP = """\
-Type a move in the notation, or its number in the 'moves' list:
-  R0-F3     a card from pile R0 onto pile F3
+Type a move, or its number in the 'moves' list:
+  R0-F3     the top card of pile R0 onto pile F3
   T2-T5x3   the top 3 cards of T2 onto T5 (a stack move)
   draw      turn the top card of your hand onto your waste
   end       leave the card you drew and end your turn (classic rules)
   pass      the only move when you have no other
-Piles: F0-F7 foundations, T0-T7 tableau, R reserve, H hand, W waste;
-R0 H0 W0 are player 0's, R1 H1 W1 player 1's.
+Piles: F0-F7 foundations, T0-T7 tableau; R reserve, H hand, W waste with the
+player's number: R0 H0 W0 are player 0's, R1 H1 W1 player 1's.
+Cards: rank (A, 2-9, T for ten, J, Q, K) and suit: T♥ is the ten of hearts.
 Commands:
   moves        list your legal moves        hint       ask the search bot
   undo         take back your last move     board      show the table again
-  save FILE    save the game record (JSON)  load FILE  continue a saved game
+  save FILE    save the game (JSON)         load FILE  continue a saved game
   help         this text                    quit       leave the game"""
+
+_COMMANDS = ("moves", "hint", "undo", "board", "save", "load", "help", "quit")
+
+
+def _describe(before: GameState, move: Move, after: GameState, names: tuple[str, str]) -> str:
+    """What ``move`` did, in words: the cards that moved, the card drawn, why the turn ended.
+
+    ``names`` are the players as a sentence names them (``you``, ``the greedy bot``).
+    """
+    mover = before.current_player
+    ended = after.outcome is None and after.current_player != mover
+    if isinstance(move, Draw):
+        turned = "" if before.cards(Pile.hand(mover)) else "turned the waste over and "
+        text = f"{turned}drew {_card(after.top(Pile.waste(mover)))}"
+        return text + (": it fits nowhere, so the turn ends" if ended else "")
+    if isinstance(move, EndTurn):
+        text = f"left {_card(before.top(Pile.waste(mover)))} on the waste"
+    elif isinstance(move, Pass):
+        text = "passed (there was no other move)"
+    else:
+        text = _preview(before, move, names)
+    return text + ("; the turn ends" if ended else "")
+
+
+def _preview(state: GameState, move: Move, names: tuple[str, str]) -> str:
+    """What ``move`` would do, said to the player to move, telling nothing that player may not see."""
+    if isinstance(move, Play):
+        return f"{_card(state.top(move.source))} {_onto(state, move.target, names)}"
+    if isinstance(move, MoveStack):
+        cards = state.cards(move.source)[-move.count :]
+        return f"{' '.join(c.symbol for c in cards)} {_onto(state, move.target, names)}"
+    if isinstance(move, Draw):
+        if state.cards(Pile.hand(state.current_player)):
+            return "turn up the top card of your hand"
+        return "turn your waste over and draw"
+    if isinstance(move, EndTurn):
+        return f"leave {_card(state.top(Pile.waste(state.current_player)))} on your waste and end your turn"
+    if isinstance(move, Pass):
+        return "you have no other move"
+    return str(move)
+
+
+def _card(card: Card | None) -> str:
+    return "-" if card is None else card.symbol
+
+
+def _onto(state: GameState, target: Pile, names: tuple[str, str]) -> str:
+    top = state.top(target)
+    if target.kind is PileKind.FOUNDATION:
+        return f"onto {top.symbol}" if top else "onto an empty foundation"
+    if target.kind is PileKind.TABLEAU:
+        return f"onto {top.symbol}" if top else "onto an empty pile"
+    owner = target.owner if target.owner is not None else 0
+    pile = "reserve" if target.kind is PileKind.RESERVE else "waste"
+    return f"onto {_card(top)} on {_possessive(names[owner])} {pile}"
+
+
+class _Input:
+    """The lines typed at the game's prompt.
+
+    From a terminal: with line editing, history and Tab completion (readline,
+    where Python has it). Otherwise read from the stream and echoed, so that
+    a transcript reads like a session. Lines longer than MAX_LINE are cut there
+    (the caller refuses them); the end of the input stays the end.
+    """
+
+    def __init__(self, stdin: IO[str], out: IO[str], words: Callable[[], list[str]]) -> None:
+        self.stdin = stdin
+        self.out = out
+        self.ended = False
+        self.terminal = stdin is sys.stdin and out is sys.stdout and _isatty(stdin) and _isatty(out)
+        self.echo = not _isatty(stdin)
+        self._restore: Callable[[], None] | None = None
+        if self.terminal:
+            self._use_readline(words)
+
+    def _use_readline(self, words: Callable[[], list[str]]) -> None:
+        try:
+            import readline
+        except ImportError:  # Windows, or a Python built without it: plain input()
+            return
+
+        def complete(text: str, index: int) -> str | None:
+            found = [w for w in words() if w.startswith(text)]
+            return found[index] if index < len(found) else None
+
+        old_completer = readline.get_completer()
+        old_delims = readline.get_completer_delims()
+        readline.set_completer(complete)
+        readline.set_completer_delims(" \t\n")
+        if "libedit" in (readline.__doc__ or ""):
+            readline.parse_and_bind("bind ^I rl_complete")
+        else:
+            readline.parse_and_bind("tab: complete")
+
+        def restore() -> None:
+            readline.set_completer(old_completer)
+            readline.set_completer_delims(old_delims)
+
+        self._restore = restore
+
+    def close(self) -> None:
+        if self._restore is not None:
+            self._restore()
+            self._restore = None
+
+    def ask(self, prompt: str) -> str | None:
+        """The next line without its line end, or None at the end of the input.
+
+        :raises KeyboardInterrupt: on Ctrl-C.
+        """
+        if self.ended:
+            return None
+        if self.terminal:
+            try:
+                return input(prompt)
+            except EOFError:
+                self.ended = True
+                return None
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.stdin.readline(MAX_LINE + 1)
+        if not line:
+            self.ended = True
+            return None
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            while True:  # skip the rest of the line, a bounded piece at a time
+                rest = self.stdin.readline(MAX_LINE + 1)
+                if not rest or rest.endswith("\n"):
+                    break
+        line = line.rstrip("\r\n")
+        if self.echo:
+            self.out.write(_visible(line, 80) + "\n")
+        return line
+
+
+class _BotFailed(Exception):
+    """The bot raised an exception or chose an illegal move."""
 
 
 class _Session:
     """An interactive game of a person against a bot."""
 
-    def __init__(self, args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> None:
-        self.stdin = stdin
+    def __init__(self, args: argparse.Namespace, stdin: IO[str], out: IO[str], err: IO[str]) -> None:
         self.out = out
-        self.human = args.player
-        self.bot_name = args.bot
-        self.budget = args.budget
+        self.err = err
+        self.human: int = args.player
+        choice: _BotChoice = args.bot
+        self.bot_name = choice.label
+        self.bot_subject = self.bot_name if choice.bot is not None else f"the {self.bot_name}"
+        self.budget: int = args.budget
         self.colour = _colour_wanted(args.colour, out)
+        self.input = _Input(stdin, out, self.words)
+        #: The record read by the last load, kept as read while its moves stand.
+        self.loaded: GameRecord | None = None
+        #: Whether you have moved (or undone a move) since the game was last saved or loaded.
+        self.dirty = False
+        #: The moves of the game when it was last saved or loaded.
+        self.saved: tuple[Move, ...] = ()
         if args.load:
-            self.game = self._load(args.load)
+            self.game, self.loaded = self._open(args.load)
+            self.saved = self.game.history
         else:
             seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
             self.game = Game(args.rules, seed)
+            self.game.players = self.names
         seed = self.game.seed if self.game.seed is not None else 0
-        self.bot = _make_bot(self.bot_name, seed, self.budget)
+        self.bot = _make_bot(choice, seed, self.budget)
         self.hinter = SearchBot(seed=seed, budget=self.budget)
-        self.game.players = self.names
 
     @property
     def names(self) -> tuple[str, str]:
-        bot = f"{self.bot_name} bot"
-        return ("you", bot) if self.human == 0 else (bot, "you")
+        """The players as the table shows them."""
+        return ("you", self.bot_name) if self.human == 0 else (self.bot_name, "you")
+
+    @property
+    def subjects(self) -> tuple[str, str]:
+        """The players as a sentence names them."""
+        return ("you", self.bot_subject) if self.human == 0 else (self.bot_subject, "you")
+
+    @property
+    def unsaved(self) -> bool:
+        """True if you have changed the game since it was last saved or loaded (or dealt)."""
+        return self.dirty and self.game.history != self.saved
+
+    def words(self) -> list[str]:
+        """What Tab completes: the commands, and the notation of the legal moves."""
+        moves = [] if self.game.is_over else [str(m) for m in self.game.legal_moves]
+        return [*_COMMANDS, *moves]
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
 
-    def _load(self, path: str) -> Game:
+    # The record ---------------------------------------------------------------
+
+    def _open(self, path: str) -> tuple[Game, GameRecord]:
         record = _read_record(path)
         try:
-            return Game.from_record(record)
+            game = Game.from_record(record)
         except ValueError as exc:
-            raise _Fail(f"{path} cannot be replayed: {exc}") from None
+            raise _Fail(f"{_shown_path(path)} cannot be replayed: {exc}") from None
+        # A result read is the record's while its moves stand (see record()).
+        game.result = None
+        if game.players is None:
+            game.players = self.names
+        return game, record
 
-    def board(self) -> None:
-        self.say(
-            render_text(self.game.state, colour=self.colour, names=self.names, perspective=self.human)
-        )
+    def record(self) -> GameRecord:
+        """The game's record: the one loaded, as read, while its moves are the game's moves."""
+        if self.loaded is not None and self.game.history == self.loaded.moves:
+            return self.loaded
+        return self.game.to_record()
+
+    def save_somewhere(self) -> str:
+        """Save the game in a new file; a sentence saying where (or why not)."""
+        try:
+            path = _write_new(self.record().to_json(indent=2) + "\n")
+        except _Fail as exc:
+            return str(exc)
+        except Exception as exc:  # saving is the last resort: it must not raise in its turn
+            return f"the game could not be saved ({_one_line(exc)})"
+        self.mark_saved()
+        return f"the game is saved in {path} (crapette play --load {shlex.quote(str(path))} goes on with it)"
+
+    # The loop -----------------------------------------------------------------
 
     def run(self) -> int:
-        game = self.game
-        where = f"seed {game.seed}" if game.seed is not None else "a saved position"
-        self.say(
-            f"crapette: {str(game.state.rules)} rules, {where}. You are player {self.human}, "
-            f"against the {self.bot_name} bot. Type 'help' for help."
-        )
-        self.board()
+        try:
+            return self.loop()
+        except BrokenPipeError:  # nobody reads the game any more
+            if self.unsaved:
+                print(f"crapette play: the output was closed; {self.save_somewhere()}", file=self.err)
+            raise
+        except KeyboardInterrupt:  # not at the prompt: while the bot thinks
+            where = self.save_somewhere() if self.unsaved else "the game had no unsaved moves"
+            print(f"\ncrapette play: interrupted; {where}", file=self.err)
+            return 130
+        except Exception as exc:  # a bot that fails, or a bug: save the game first
+            where = self.save_somewhere() if self.game.history else "the game had no moves to save"
+            problem = str(exc) if isinstance(exc, _BotFailed) else f"unexpected error: {_one_line(exc)}"
+            print(f"crapette play: {problem}; {where}", file=self.err)
+            return 1
+        finally:
+            self.input.close()
+
+    def loop(self) -> int:
+        self.intro()
         announced = False
         while True:
             game = self.game
@@ -595,30 +1135,66 @@ class _Session:
                 if not announced:
                     self.finish()
                     announced = True
-                prompt = "game over (undo, save FILE, quit)> "
+                prompt = "game over (undo, save FILE, load FILE, quit)> "
             elif game.state.current_player != self.human:
                 self.bot_turn()
                 continue
             else:
                 announced = False
                 prompt = "your move> "
-            self.out.write(prompt)
-            self.out.flush()
-            line = self.stdin.readline()
-            if not line:
-                self.say("\nbye")
-                return 0
-            if not self.command(line.strip()):
-                return 0
+            try:
+                line = self.input.ask(prompt)
+                if line is None:
+                    return self.end_of_input()
+                if len(line) > MAX_LINE:
+                    self.say(f"That line is too long: a move or a command has at most {MAX_LINE} characters.")
+                elif not self.command(line.strip()):
+                    return 0
+            except KeyboardInterrupt:
+                self.say("\n(interrupted: type quit to leave)")
+
+    def intro(self) -> None:
+        game = self.game
+        if self.loaded is not None:
+            where = f"a saved game at move {game.state.move_count}"
+            if self.loaded.players:
+                where += f" between {self.loaded.players[0]} and {self.loaded.players[1]}"
+        else:
+            where = f"seed {game.seed}"
+        self.say(
+            f"crapette: {str(game.state.rules)} rules, {where}. You are player {self.human}, "
+            f"against {self.bot_subject}. Type 'help' for help."
+        )
+        self.board()
+
+    def board(self) -> None:
+        self.say(
+            render_text(self.game.state, colour=self.colour, names=self.names, perspective=self.human)
+        )
+
+    def mark_saved(self) -> None:
+        self.dirty = False
+        self.saved = self.game.history
+
+    def end_of_input(self) -> int:
+        if not self.unsaved:
+            self.say("\nbye")
+            return 0
+        self.say(f"\nThe input ended: {self.save_somewhere()}.")
+        return 1 if self.unsaved else 0
 
     def bot_turn(self) -> None:
         game = self.game
-        played = []
+        subject = self.bot_subject
+        self.say(f"{subject[:1].upper()}{subject[1:]} plays:")
         while not game.is_over and game.state.current_player != self.human:
-            move = self.bot.choose(game.state)
-            game.push(move)
-            played.append(str(move))
-        self.say(f"{self.bot_name} bot plays: {' '.join(played)}")
+            before = game.state
+            try:
+                move = self.bot.choose(before)
+                game.push(move)
+            except Exception as exc:
+                raise _BotFailed(f"{subject} failed at move {before.move_count}: {_one_line(exc)}") from exc
+            self.say(f"  {str(move):<8} {_describe(before, move, game.state, self.subjects)}")
         self.board()
 
     def finish(self) -> None:
@@ -629,9 +1205,17 @@ class _Session:
         elif outcome.winner == self.human:
             verdict = "you win"
         else:
-            verdict = f"the {self.bot_name} bot wins"
-        self.say(f"game over: {verdict} ({outcome.reason.value})"
-                 + ("" if outcome.scores is None else f", score {outcome.scores[0]}-{outcome.scores[1]}"))
+            verdict = f"{self.bot_subject} wins"
+        why = _ENDINGS.get(outcome.reason.value, outcome.reason.value)
+        if outcome.reason.value == "emptied":
+            why = f"{'your' if outcome.winner == self.human else 'its'} {why}"
+        score = ""
+        if outcome.scores is not None:
+            yours, theirs = outcome.scores[self.human], outcome.scores[1 - self.human]
+            score = f"; score: you {yours}, {self.bot_subject} {theirs}"
+        self.say(f"Game over: {verdict} ({why}){score}.")
+
+    # Commands -----------------------------------------------------------------
 
     def command(self, line: str) -> bool:
         """Handle one line of input; False to leave."""
@@ -640,8 +1224,10 @@ class _Session:
             return True
         word, _, rest = line.partition(" ")
         word = word.lower()
-        rest = rest.strip()
+        path = _path_argument(rest)
         if word in ("quit", "exit", "q"):
+            if self.unsaved and not self.confirm("Leave"):
+                return True
             self.say("bye")
             return False
         if word in ("help", "?", "h"):
@@ -649,46 +1235,106 @@ class _Session:
         elif word in ("moves", "m", "ls"):
             self.list_moves()
         elif word == "hint":
-            self.say(f"hint: {self.hinter.choose(self.game.state)}")
+            self.hint()
         elif word == "undo":
             self.undo()
         elif word in ("board", "b", "show"):
             self.board()
         elif word == "save":
-            self.save(rest)
+            self.save(path)
         elif word == "load":
-            self.load(rest)
+            self.load(path)
         elif self.game.is_over:
-            self.say("the game is over: type undo, save FILE or quit")
+            self.say("The game is over: type undo, save FILE, load FILE or quit.")
         else:
             self.move(line)
         return True
 
+    def confirm(self, action: str) -> bool:
+        """Ask before ``action`` throws away moves not saved; True to go ahead."""
+        try:
+            answer = self.input.ask(
+                f"You have moved since the game was last saved. {action} anyway? "
+                "(y: yes, n: no, save FILE: save first) "
+            )
+        except KeyboardInterrupt:
+            answer = ""
+            self.say()
+        if answer is None:  # the input ended: the loop saves the game
+            return False
+        word, _, rest = answer.strip().partition(" ")
+        if word.lower() in ("y", "yes"):
+            return True
+        if word.lower() == "save":
+            return self.save(_path_argument(rest))
+        self.say("The game goes on.")
+        return False
+
     def list_moves(self) -> None:
-        moves = self.game.legal_moves
-        self.say("legal moves: " + "  ".join(f"{i}:{m}" for i, m in enumerate(moves, 1)))
+        if self.game.is_over:
+            self.say("The game is over: there are no moves.")
+            return
+        state = self.game.state
+        # Moves of one card to equivalent piles (any empty foundation, say) share a line.
+        rows: list[tuple[list[int], list[Move], str]] = []
+        for number, move in enumerate(self.game.legal_moves, 1):
+            text = _preview(state, move, self.subjects)
+            source = getattr(move, "source", None)
+            last = rows[-1][1][-1] if rows else None
+            if rows and rows[-1][2] == text and source is not None and getattr(last, "source", None) is source:
+                rows[-1][0].append(number)
+                rows[-1][1].append(move)
+            else:
+                rows.append(([number], [move], text))
+        lines = []
+        for numbers, moves, text in rows:
+            shown = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
+            notation = " ".join(str(m) for m in moves) if len(moves) <= 2 else f"{moves[0]} ... {moves[-1]}"
+            lines.append((shown, notation, text))
+        left = max(len(shown) for shown, _, _ in lines)
+        middle = max(8, *(len(notation) for _, notation, _ in lines))
+        self.say("Your legal moves (type the move or its number):")
+        for shown, notation, text in lines:
+            self.say(f"  {shown:>{left}}  {notation:<{middle}}  {text}")
+
+    def hint(self) -> None:
+        if self.game.is_over:
+            self.say("The game is over: there are no moves.")
+            return
+        state = self.game.state
+        move = self.hinter.choose(state)
+        self.say(f"hint: {move} ({_preview(state, move, self.subjects)})")
 
     def move(self, text: str) -> None:
         moves = self.game.legal_moves
-        if text.isdigit():
-            number = int(text)
+        if text.isascii() and text.isdigit():
+            number = int(text) if len(text) <= 6 else 0
             if not 1 <= number <= len(moves):
-                self.say(f"there are {len(moves)} legal moves: type a number from 1 to {len(moves)}, "
-                         "or 'moves' to list them")
+                self.say(f"There {'is 1 legal move' if len(moves) == 1 else f'are {len(moves)} legal moves'}: "
+                         f"type a number from 1 to {len(moves)}, or 'moves' to list them.")
                 return
             move = moves[number - 1]
         else:
             try:
                 move = parse_move(text)
             except ParseError as exc:
-                self.say(f"{exc} (type 'moves' for the legal moves, 'help' for help)")
+                if "-" in text or " " in text:
+                    self.say(f"{exc} (type 'moves' for the legal moves, 'help' for help)")
+                else:
+                    self.say(f"{brief(text)} is neither a move nor a command: type 'moves' for "
+                             "the legal moves, 'help' for the commands")
                 return
+        before = self.game.state
         try:
             self.game.push(move)
         except IllegalMoveError as exc:
-            self.say(f"{exc} (type 'moves' for the legal moves)")
+            self.say(f"{_symbols(str(exc))} (type 'moves' for the legal moves)")
             return
-        if not self.game.is_over and self.game.state.current_player == self.human:
+        self.dirty = True
+        after = self.game.state
+        if isinstance(move, (Draw, EndTurn, Pass)):
+            self.say(f"You {_describe(before, move, after, self.subjects)}.")
+        if self.game.is_over or after.current_player == self.human:
             self.board()
 
     def undo(self) -> None:
@@ -696,38 +1342,56 @@ class _Session:
         states = game.states
         human_moves = [i for i in range(len(game.history)) if states[i].current_player == self.human]
         if not human_moves:
-            self.say("nothing to undo: you have not moved yet")
+            self.say("Nothing to undo: you have not moved yet.")
             return
+        later = len(game.history) - 1 - human_moves[-1]
         while len(game.history) > human_moves[-1]:
             game.undo()
-        self.say(f"took back {len(states) - 1 - human_moves[-1]} move(s)")
+        self.dirty = True
+        after = "" if not later else f" and the {later} move{'s' if later > 1 else ''} of {self.bot_subject} after it"
+        self.say(f"Took back your last move{after}.")
         self.board()
 
-    def save(self, path: str) -> None:
+    def save(self, path: str) -> bool:
         if not path:
             self.say("save needs a file name: save FILE")
-            return
+            return False
         try:
-            _write(path, self.game.to_record().to_json(indent=2) + "\n")
+            _write(path, self.record().to_json(indent=2) + "\n")
         except _Fail as exc:
-            self.say(str(exc))
-            return
-        self.say(f"saved to {path}")
+            self.say(f"{exc}; the game is not saved.")
+            return False
+        self.mark_saved()
+        self.say(f"Saved to {_shown_path(path)}.")
+        return True
 
     def load(self, path: str) -> None:
         if not path:
             self.say("load needs a file name: load FILE")
             return
+        if self.unsaved and not self.confirm("Load"):
+            return
         try:
-            game = self._load(path)
+            self.game, self.loaded = self._open(path)
         except _Fail as exc:
             self.say(str(exc))
             return
-        self.game = game
-        self.game.players = self.names
-        self.say(f"loaded {path}: move {game.state.move_count}")
+        self.mark_saved()
+        self.say(f"Loaded {_shown_path(path)}: move {self.game.state.move_count}.")
         self.board()
 
 
-def _play(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
-    return _Session(args, stdin, out).run()
+_ENDINGS = {
+    "emptied": "reserve, hand and waste are empty",
+    "stalemate": "stalemate: neither player can make progress",
+    "blocked": "neither player can move",
+    "move-limit": "the move limit is reached",
+}
+
+
+def _path_argument(text: str) -> str:
+    """A file name typed after save or load: quotes around it and a leading ~ understood."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    return os.path.expanduser(text) if text.startswith("~") else text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import subprocess
@@ -16,6 +17,12 @@ from crapette.bots import GreedyBot, RandomBot
 from crapette.cli import _parser, main, render_text
 
 ESC = "\x1b["
+
+
+@pytest.fixture(autouse=True)
+def _in_a_temporary_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The game saves unsaved moves into the current directory when its input ends.
+    monkeypatch.chdir(tmp_path)
 
 
 def run(
@@ -61,7 +68,8 @@ def test_a_bad_option_is_a_usage_error_without_a_traceback(
 ) -> None:
     code, _, err = run(["simulate", "--bots", "greedy,chess"], capsys, monkeypatch)
     assert code == 2
-    assert "unknown bot 'chess'" in err and "Traceback" not in err
+    assert err.startswith("crapette simulate: argument --bots: unknown bot 'chess'")
+    assert err.endswith(" (see crapette simulate --help)\n") and err.count("\n") == 1
     code, _, err = run(["simulate", "--games", "zero"], capsys, monkeypatch)
     assert code == 2 and "expected a whole number" in err
     code, _, err = run(["play", "--rules", "chess"], capsys, monkeypatch)
@@ -74,7 +82,7 @@ def test_a_bad_option_is_a_usage_error_without_a_traceback(
 def test_simulate_with_no_options_is_the_readme_command() -> None:
     args = _parser().parse_args(["simulate"])
     assert (args.rules.preset_name, args.games, args.bots, args.workers, args.seed) == (
-        "classic", 200, (("greedy", None), ("random", None)), 1, 0,
+        "classic", 200, (("greedy", None, None), ("random", None, None)), 1, 0,
     )
     assert args.bot_seed == 1
 
@@ -114,7 +122,9 @@ def test_simulate_seeds_each_bot_as_told(capsys: pytest.CaptureFixture[str], mon
     code, out, _ = run(argv, capsys, monkeypatch)
     assert code == 0 and json.loads(out)["bots"] == ["RandomBot(seed=7)", "RandomBot(seed=3)"]
     code, _, err = run(["simulate", "--bots", "random:x,greedy"], capsys, monkeypatch)
-    assert code == 2 and "expected a whole number, got 'x'" in err
+    assert code == 2 and "unknown bot 'random:x'" in err and "NAME:N (N digits only) to seed one" in err
+    code, _, err = run(["simulate", "--bots", f"random:{2**64},greedy"], capsys, monkeypatch)
+    assert code == 2 and "a seed is from 0 to 2**64 - 1" in err
 
 
 def test_simulate_with_a_search_bot_and_a_budget(
@@ -161,6 +171,20 @@ def test_show_writes_an_svg_picture(
     assert code == 0 and f"wrote {target}" in out
     root = ET.fromstring(target.read_text(encoding="utf-8"))
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
+
+
+def test_show_svg_draws_move_arrows_only_with_moves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from crapette.svg import render
+
+    state = new_game("classic", 7)
+    plain, arrows = tmp_path / "plain.svg", tmp_path / "arrows.svg"
+    run(["show", "--seed", "7", "--svg", str(plain)], capsys, monkeypatch)
+    _, out, _ = run(["show", "--seed", "7", "--moves", "--svg", str(arrows), "--perspective", "1"], capsys, monkeypatch)
+    assert plain.read_text(encoding="utf-8") == render(state, highlight=())
+    assert arrows.read_text(encoding="utf-8") == render(state, perspective=1, highlight=legal_moves(state))
+    assert "legal moves: " in out
 
 
 def test_colour_follows_the_terminal_and_no_color(
@@ -242,7 +266,7 @@ def test_replay_writes_pictures_and_a_page(
     assert len(pictures) == 41 and pictures[0].name == "state-00000.svg"
     ET.fromstring(pictures[-1].read_text(encoding="utf-8"))
     html = page.read_text(encoding="utf-8")
-    assert html.count("<svg ") == 41 and "move 40: " in html
+    assert html.startswith("<!DOCTYPE html>") and "<svg" in html  # the page itself is tested with crapette.svg
     assert f"wrote 41 pictures to {folder}" in out and f"wrote {page}" in out
 
 
@@ -297,9 +321,9 @@ def test_play_lists_moves_explains_mistakes_and_quits(
     assert code == 0
     assert "You are player 0, against the greedy bot" in out
     assert "T2-T5x3" in out  # the help
-    assert "legal moves: 1:T3-F0  2:T3-F1" in out
+    assert "Your legal moves (type the move or its number):\n  1-8  T3-F0 ... T3-F7  A♣ onto an empty foundation\n" in out
     assert "Type a move (e.g. draw)" in out
-    assert "invalid move 'foo'" in out
+    assert "'foo' is neither a move nor a command" in out
     assert "invalid pile 'R9'" in out
     assert "illegal move R1-F0: R1 is player 1's reserve" in out
     assert "type a number from 1 to 8" in out
@@ -312,10 +336,10 @@ def test_play_takes_a_move_by_notation_or_number_and_undoes_it(
 ) -> None:
     code, out = play(["T3-F0", "undo", "1", "undo", "undo", "board"], capsys, monkeypatch)
     assert code == 0
-    assert out.count("took back 1 move(s)") == 2
-    assert "nothing to undo: you have not moved yet" in out
+    assert out.count("Took back your last move.") == 2
+    assert "Nothing to undo: you have not moved yet." in out
     assert "F0 A♣" in out
-    assert out.rstrip().endswith("bye")  # end of input
+    assert out.rstrip().endswith("bye")  # end of input, with nothing left unsaved
 
 
 def test_play_gives_a_hint(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -329,14 +353,14 @@ def test_play_saves_and_loads_the_game(
 ) -> None:
     path = tmp_path / "saved.json"
     _, out = play(["1", f"save {path}", "save", f"load {tmp_path / 'none.json'}"], capsys, monkeypatch)
-    assert f"saved to {path}" in out
+    assert f"Saved to {path}." in out
     assert "save needs a file name" in out
     assert "cannot read" in out
     record = GameRecord.from_json(path.read_text(encoding="utf-8"))
     assert record.seed == 5 and [str(m) for m in record.moves][:1] == ["T3-F0"]
     assert record.players == ("you", "greedy bot")
     _, out = play([f"load {path}", "quit"], capsys, monkeypatch)
-    assert f"loaded {path}: move {len(record.moves)}" in out
+    assert f"Loaded {path}: move {len(record.moves)}." in out
     code, out, _ = run(["play", "--load", str(path)], capsys, monkeypatch, stdin="quit\n")
     assert code == 0 and "F0 A♣" in out
 
@@ -345,8 +369,8 @@ def test_play_a_whole_game_against_a_bot(capsys: pytest.CaptureFixture[str], mon
     # The casual rules end a game after 1000 moves at the latest.
     code, out = play(["1"] * 1000 + ["draw", "save"], capsys, monkeypatch, "--rules", "casual", "--bot", "random")
     assert code == 0
-    assert "game over: " in out
-    assert "the game is over: type undo, save FILE or quit" in out
+    assert "Game over: " in out
+    assert "The game is over: type undo, save FILE, load FILE or quit." in out
     assert "save needs a file name" in out
 
 
@@ -358,3 +382,227 @@ def test_play_as_player_one_against_the_search_bot(
     assert "You are player 1, against the search bot" in out
     assert "search bot plays:" in out or "▶ you" in out
     assert out.index("search bot  R0") < out.index("▶ you")  # you sit at the bottom
+
+
+# The terminal game reads well ---------------------------------------------------------------------
+
+
+def test_play_shows_the_card_drawn_and_why_the_turn_ended(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Classic, seed 3: the first card of player 0's hand is K♦, which fits nowhere.
+    _, out = play(["draw"], capsys, monkeypatch, "--seed", "3")
+    assert "You drew K♦: it fits nowhere, so the turn ends." in out
+    # ... and the bot's turn, move by move, ends the same way.
+    bot_turn = out.split("The greedy bot plays:\n")[1]
+    assert bot_turn.startswith("  T2-T3    Q♣ onto K♥\n")
+    assert "  T2-R0    5♣ onto 6♣ on your reserve\n" in bot_turn
+    assert "  draw     drew 4♦: it fits nowhere, so the turn ends\n" in bot_turn
+
+
+def test_play_says_which_card_was_drawn_when_the_turn_goes_on(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = play(["draw", "draw", "end"], capsys, monkeypatch, "--seed", "3")
+    assert "You drew J♦.\n" in out
+    assert "you to move, the card drawn lies on the waste" in out
+    assert "You left J♦ on the waste; the turn ends." in out
+
+
+def test_messages_that_name_you_are_grammatical(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = play(["quit"], capsys, monkeypatch, "--rules", "casual")
+    assert "own tableau piles: T0-T3 you, T4-T7 greedy bot" in out
+    assert "you's" not in out
+    final = bot_game("classic", seed=4).replay()
+    assert final.outcome is not None and final.outcome.winner is not None
+    names = ("you", "greedy bot") if final.outcome.winner == 0 else ("greedy bot", "you")
+    assert "game over: you win (" in render_text(final, names=names)
+    assert "game over: greedy bot wins (" in render_text(final, names=names[::-1])
+    path = tmp_path / "yours.json"
+    path.write_text(GameRecord("casual", seed=1, moves=["T1-T0"], players=("you", "Bob")).to_json(), encoding="utf-8")
+    _, out, _ = run(["replay", "--all", str(path)], capsys, monkeypatch)
+    assert "move 1: you play T1-T0" in out and "you plays" not in out
+
+
+def test_illegal_move_messages_write_cards_as_the_board_does(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = play(["T6-T1"], capsys, monkeypatch, "--seed", "42")
+    assert "illegal move T6-T1: A♠ does not go on 6♥: T1 builds down" in out
+    assert "AS1" not in out and "6H0" not in out
+    assert "T6 A♠" in out and "T1 6♥" in out  # as on the board
+
+
+def test_play_uses_readline_only_on_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    prompts: list[str] = []
+    lines = iter(["moves", "quit"])
+
+    def fake_input(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(lines)
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    monkeypatch.setattr(sys, "stdin", Terminal())
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    assert main(["play", "--seed", "5", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert prompts == ["your move> ", "your move> "]
+    assert "1-8  T3-F0 ... T3-F7" in out and "your move> moves" not in out  # the terminal echoes, not the game
+    pytest.importorskip("readline")
+    assert "readline" in sys.modules
+    # From a stream (a pipe, a file, a test), no input(): the lines are read and echoed.
+    monkeypatch.setattr("builtins.input", lambda prompt: pytest.fail("input() on a stream"))
+    _, out = play(["moves"], capsys, monkeypatch)
+    assert "your move> moves\nYour legal moves" in out
+
+
+def test_quit_with_unsaved_moves_asks_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    question = "You have moved since the game was last saved. Leave anyway?"
+    code, out = play(["quit"], capsys, monkeypatch)
+    assert code == 0 and question not in out and out.endswith("bye\n")
+    code, out = play(["1", "quit", "n", "quit", "yes"], capsys, monkeypatch)
+    assert code == 0 and out.count(question) == 2 and "The game goes on." in out
+    assert out.endswith("bye\n") and not list(tmp_path.glob("*.json"))
+    code, out = play(["1", "quit", "save kept.json"], capsys, monkeypatch)
+    assert code == 0 and "Saved to kept.json." in out and out.endswith("bye\n")
+    assert [str(m) for m in GameRecord.from_json((tmp_path / "kept.json").read_text("utf-8")).moves] == ["T3-F0"]
+    code, out = play(["1", "save again.json", "quit"], capsys, monkeypatch)
+    assert question not in out  # saved: nothing to ask
+
+
+def test_the_end_of_the_input_saves_unsaved_moves_and_says_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = play(["1", "undo"], capsys, monkeypatch)
+    assert out.endswith("bye\n")  # back where the deal started: nothing to save
+    code, out = play(["1"], capsys, monkeypatch)
+    (saved,) = tmp_path.glob("crapette-*.json")
+    assert code == 0
+    assert f"The input ended: the game is saved in {saved} (crapette play --load {saved} goes on with it)." in out
+    record = GameRecord.from_json(saved.read_text(encoding="utf-8"))
+    assert record.seed == 5 and [str(m) for m in record.moves] == ["T3-F0"]
+
+
+# Bots of one's own --------------------------------------------------------------------------------
+
+FIRST_BOT = """
+from crapette import legal_moves
+
+class FirstBot:
+    name = "first"
+
+    def choose(self, state):
+        return legal_moves(state)[0]
+
+instance = FirstBot()
+not_a_bot = object()
+
+class NeedsArguments:
+    def __init__(self, depth):
+        self.depth = depth
+
+    def choose(self, state):
+        return legal_moves(state)[0]
+
+class Failing:
+    def choose(self, state):
+        raise RuntimeError("no idea")
+"""
+
+
+@pytest.fixture()
+def user_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A module of bots in the current directory, as a user writes one; its name."""
+    name = f"userbots_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(FIRST_BOT, encoding="utf-8")
+    (tmp_path / "broken_module.py").write_text("1 / 0\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    for module in (name, "broken_module"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    return name
+
+
+def test_simulate_plays_a_bot_of_your_own_as_module_colon_class(
+    user_bots: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["simulate", "--games", "2", "--bots", f"{user_bots}:FirstBot,greedy:3", "--json"]
+    code, out, err = run(argv, capsys, monkeypatch)
+    assert code == 0, err
+    assert json.loads(out)["bots"] == [f"{user_bots}:FirstBot", "GreedyBot()"]  # the same in every run
+    code, out, _ = run(["simulate", "--games", "2", "--bots", f"random:5,{user_bots}:instance", "--json"], capsys, monkeypatch)
+    assert code == 0 and json.loads(out)["bots"][0] == "RandomBot(seed=5)"
+
+
+def test_play_against_a_bot_of_your_own(
+    user_bots: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out = play(["draw", "quit"], capsys, monkeypatch, "--seed", "3", "--bot", f"{user_bots}:FirstBot")
+    assert code == 0
+    assert "You are player 0, against FirstBot." in out and "FirstBot plays:" in out
+    assert "▶ you " in out and "  FirstBot  R1 " in out
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nosuchmodule:Bot", "no module named 'nosuchmodule' in the current directory or on the Python path"),
+        ("{m}:Missing", "the module '{m}' has no 'Missing'"),
+        ("{m}:not_a_bot", "is not a bot: it has no choose(state) method"),
+        ("{m}:NeedsArguments", "NeedsArguments() failed: TypeError:"),
+        ("broken_module:Bot", "importing 'broken_module' failed: ZeroDivisionError: division by zero"),
+        ("{m}:FirstBot:3", "a bot of your own takes no seed"),
+        ("chess:3", "unknown bot 'chess': NAME:N seeds one of random, greedy, search"),
+        ("random:x", "unknown bot 'random:x': expected one of random, greedy, search"),
+        (":Bot", "expected module:Class for a bot of your own, got ':Bot'"),
+    ],
+)
+def test_a_bot_that_cannot_be_loaded_is_a_one_line_usage_error(
+    user_bots: str, spec: str, message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec, message = spec.format(m=user_bots), message.format(m=user_bots)
+    for argv in (["simulate", "--bots", f"{spec},greedy"], ["play", "--bot", spec]):
+        code, _, err = run(argv, capsys, monkeypatch)
+        assert code == 2 and message in err, err
+        assert "Traceback" not in err
+
+
+def test_a_bot_of_your_own_that_fails_is_one_line_and_the_game_is_saved(
+    tmp_path: Path, user_bots: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run(["simulate", "--games", "2", "--bots", f"{user_bots}:Failing,greedy"], capsys, monkeypatch)
+    assert code == 1 and err.count("\n") == 1 and "no idea" in err and "Traceback" not in err
+    code, out, err = run(["play", "--seed", "3", "--bot", f"{user_bots}:Failing"], capsys, monkeypatch, stdin="draw\n")
+    (saved,) = tmp_path.glob("crapette-*.json")
+    assert code == 1 and err.count("\n") == 1
+    assert err.startswith("crapette play: Failing failed at move 1: RuntimeError: no idea; the game is saved in ")
+    assert [str(m) for m in GameRecord.from_json(saved.read_text("utf-8")).moves] == ["draw"]
+
+
+def test_hint_and_moves_describe_moves_without_telling_the_hidden_cards(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Classic, seed 8: after the bot's first turn the hint is to draw, and the card is face down.
+    _, out = play(["hint", "moves"], capsys, monkeypatch, "--seed", "8")
+    assert "hint: draw (turn up the top card of your hand)\n" in out
+    assert "  2  draw      turn up the top card of your hand\n" in out
+
+
+def test_bot_names_with_a_level_and_a_seed_are_told_apart() -> None:
+    from crapette.cli import _bot_spec
+
+    assert _bot_spec("search:easy") == ("search:easy", None, None)
+    assert _bot_spec(" Search:Strong:12 ") == ("search:strong", 12, None)
+    assert _bot_spec("search:12") == ("search", 12, None)
+    assert _bot_spec("search:strong").label == "strong search bot"
+    with pytest.raises(argparse.ArgumentTypeError, match="unknown bot 'search:hard'"):
+        _bot_spec("search:hard")
