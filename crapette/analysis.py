@@ -110,25 +110,38 @@ def reviews(
     bot: TreeSearchBot | None = None,
     threshold: float = MISTAKE,
     every_move: int = 4,
+    players: int | None = None,
 ) -> Iterator[Review]:
     """The reviews of :func:`analyse` one at a time, as they are made (for progress reports).
 
-    :raises RecordError: when the replay reaches an illegal move.
+    The arguments are those of :func:`analyse`.
+
+    >>> from crapette import GameRecord
+    >>> record = GameRecord("classic", seed=3, moves=["T2-T3", "T7-T2"])
+    >>> [(r.index, r.player) for r in reviews(record, bot=TreeSearchBot(seed=1, playouts=50))]
+    [(0, 0), (1, 0)]
+    >>> list(reviews(record, bot=TreeSearchBot(seed=1, playouts=50), players=1))  # player 1 has not moved
+    []
+
+    :raises RecordError: when the replay reaches an illegal move (after the
+        reviews of the moves before it).
     """
     if not isinstance(record, GameRecord):
         raise TypeError(f"analyse() expects a GameRecord, got {type(record).__name__}")
-    searcher = TreeSearchBot.at_level("normal") if bot is None else bot
+    searcher = TreeSearchBot.at_level("strong") if bot is None else bot
     if not isinstance(searcher, TreeSearchBot):
         raise TypeError(f"bot must be a TreeSearchBot, got {brief(searcher)}")
     if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0 <= threshold <= 1:
         raise ValueError(f"threshold must be a number from 0 to 1, got {brief(threshold)}")
     if not isinstance(every_move, int) or isinstance(every_move, bool) or not 0 <= every_move <= 1000:
         raise ValueError(f"every_move must be an int from 0 to 1000, got {brief(every_move)}")
+    if players is not None and (type(players) is not int or players not in (0, 1)):
+        raise ValueError(f"players must be None, 0 or 1, got {brief(players)}")
     states = record.states()
     state = next(states)
     for index, move in enumerate(record.moves):
         after = next(states)  # raises RecordError at an illegal move
-        if len(legal_moves(state)) > 1:
+        if (players is None or state.current_player == players) and len(legal_moves(state)) > 1:
             result = searcher.search(state, every_move=every_move)
             value = result.value_of(move)
             best = result.moves[0]
@@ -154,28 +167,32 @@ def analyse(
     bot: TreeSearchBot | None = None,
     threshold: float = MISTAKE,
     every_move: int = 4,
+    players: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Review, ...]:
     """Review every move of ``record`` made where the player had a choice.
 
-    ``bot`` is the search to judge with (the normal level by default; pass
-    ``TreeSearchBot.at_level("strong")`` for a deeper look). Each position
+    ``bot`` is the search to judge with: the strong level by default (about
+    a second a position); pass ``TreeSearchBot.at_level("normal")`` for a
+    quicker look. Each position
     is searched with every legal move tried at least ``every_move`` times, so
     that the move played has a value even if the search would not have tried
     it. A move is a mistake when the search's best move is worth at least
-    ``threshold`` more (in value, 0 to 1). ``progress(done, total)`` is
-    called after each move reviewed, if given.
+    ``threshold`` more (in value, 0 to 1). ``players`` limits the review to
+    one player's moves (0 or 1). ``progress(done, total)`` is called after
+    each move reviewed, if given, with the moves of the record replayed so far.
 
     :raises RecordError: when the replay reaches an illegal move.
     :raises TypeError: if ``record`` is not a :class:`~crapette.GameRecord` or
         ``bot`` not a :class:`~crapette.bots.TreeSearchBot`.
-    :raises ValueError: if ``threshold`` is not from 0 to 1 or ``every_move`` is out of range.
+    :raises ValueError: if ``threshold`` is not from 0 to 1, ``every_move`` is
+        out of range or ``players`` is not None, 0 or 1.
     """
     if not isinstance(record, GameRecord):
         raise TypeError(f"analyse() expects a GameRecord, got {type(record).__name__}")
     out = []
     total = len(record.moves)
-    for review in reviews(record, bot=bot, threshold=threshold, every_move=every_move):
+    for review in reviews(record, bot=bot, threshold=threshold, every_move=every_move, players=players):
         out.append(review)
         if progress is not None:
             progress(review.index + 1, total)

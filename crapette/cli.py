@@ -1,4 +1,4 @@
-"""The ``crapette`` command: play against a bot, run simulations, show positions and replay games.
+"""The ``crapette`` command: play against a bot, run simulations, show positions, replay games and analyse them.
 
 ``crapette --help`` lists the commands; ``python -m crapette`` is the same
 program. :func:`main` takes the arguments as a list, so the command can be
@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import errno
 import importlib
-import importlib.util
 import io
+import itertools
 import json
+import math
 import os
 import re
 import shlex
@@ -26,9 +28,11 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, NamedTuple, NoReturn, cast
+from typing import IO, NamedTuple, NoReturn, TextIO, cast
+
+import attrs
 
 from . import (
     Card,
@@ -47,6 +51,7 @@ from . import (
     Pile,
     PileKind,
     Play,
+    RecordError,
     RuleSet,
     TableauSources,
     legal_moves,
@@ -59,8 +64,10 @@ from . import (
 )
 from ._errors import brief
 from ._record import MAX_RECORD_LENGTH
-from .bots import BOT_NAMES, Bot, SearchBot, make_bot
-from .simulation import DEFAULT_MAX_MOVES, simulate
+from ._progress import isatty, progress
+from .analysis import MISTAKE, Review, reviews
+from .bots import BOT_NAMES, LEVELS, Bot, SearchBot, TreeSearchBot, make_bot
+from .simulation import DEFAULT_MAX_MOVES, SimulationError, SimulationInterrupted, SimulationReport, simulate
 
 __all__ = ["main", "render_text"]
 
@@ -69,6 +76,8 @@ DEFAULT_RULES = "classic"
 DEFAULT_GAMES = 200
 DEFAULT_BOTS = "greedy,random"
 DEFAULT_BOT_SEED = 1
+#: The level ``crapette analyse`` searches at unless told otherwise.
+ANALYSIS_LEVEL = "strong"
 
 #: The most bytes a game record file may hold: MAX_RECORD_LENGTH characters of up to 4 bytes (UTF-8).
 MAX_RECORD_BYTES = 4 * MAX_RECORD_LENGTH
@@ -95,14 +104,6 @@ class _Paint:
         return self(_RED, text) if card.colour is Colour.RED else text
 
 
-def _isatty(stream: object) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except (OSError, ValueError):  # a closed stream
-        return False
-
-
 def _colour_wanted(choice: str, stream: IO[str]) -> bool:
     """Colour for ``always``; never for ``never``; for ``auto``: a terminal, and NO_COLOR unset."""
     if choice == "always":
@@ -111,7 +112,7 @@ def _colour_wanted(choice: str, stream: IO[str]) -> bool:
         return False
     if os.environ.get("NO_COLOR"):
         return False
-    return _isatty(stream)
+    return isatty(stream)
 
 
 # Words ----------------------------------------------------------------------------
@@ -269,6 +270,16 @@ def _seed(text: str) -> int:
     value = _number(text)
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"a seed is from 0 to 2**64 - 1, got {value}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {_visible(text)}")
     return value
 
 
@@ -491,10 +502,10 @@ def _read_record(path: str) -> GameRecord:
         raise _Fail(f"{_shown_path(path)} is not a valid game record: {exc}") from None
 
 
-def _write(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` (UTF-8), replacing it; never waits for a pipe that nobody reads."""
+@contextlib.contextmanager
+def _writing(path: str | Path) -> Iterator[TextIO]:
+    """A text stream (UTF-8) writing ``path``, replacing it; never waits for a pipe that nobody reads."""
     shown = _shown_path(path)
-    data = text.encode("utf-8")
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags, 0o666)
@@ -503,12 +514,18 @@ def _write(path: str | Path, text: str) -> None:
     except ValueError:
         raise _Fail(f"cannot write {shown}: a file name cannot hold a null character") from None
     try:
-        with open(fd, "wb") as file:
+        with open(fd, "w", encoding="utf-8", newline="") as file:
             if hasattr(os, "O_NONBLOCK"):
                 os.set_blocking(fd, True)
-            file.write(data)
+            yield file
     except OSError as exc:
         raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+
+
+def _write(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8), replacing it."""
+    with _writing(path) as file:
+        file.write(text)
 
 
 def _write_new(text: str) -> Path:
@@ -552,7 +569,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="crapette",
         description="Crapette (Russian Bank): play against a bot, simulate games between bots, "
-        "show positions and replay recorded games.",
+        "show positions, replay recorded games and analyse them.",
         epilog="Run 'crapette COMMAND --help' for a command's options. "
         "With no options, 'crapette simulate' plays 200 classic games, greedy bot against random bot. "
         "Exit status: 0 done, 1 bad input (a file, a position, a bot that fails), "
@@ -620,9 +637,9 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--budget", type=_positive, default=SearchBot.DEFAULT_BUDGET,
                      help=f"playouts per move of a search bot (default: {SearchBot.DEFAULT_BUDGET})")
     sim.add_argument("--json", action="store_true", help="print the report as JSON")
-    sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                     help="show a progress bar (needs tqdm: pip install 'crapette[cli]'); "
-                     "default: when tqdm is installed and stderr is a terminal")
+    sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                     help="show progress on stderr (default): a bar on a terminal (tqdm's with "
+                     "pip install 'crapette[cli]'), else a line each tenth of the games or 10 seconds")
 
     show = commands.add_parser(
         "show",
@@ -659,6 +676,38 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--perspective", type=_player, default=0,
                         help="the player at the bottom of the pictures (default: 0)")
     colour_option(replay)
+
+    analyse = commands.add_parser(
+        "analyse",
+        aliases=["analyze"],
+        help="mark the mistakes of a recorded game",
+        description="Replay a game record and search every position in which the player to move "
+        "had a choice, with the tree search bot seeing what that player saw; mark each move that "
+        "the search finds worse than its best move by at least --threshold, with the better move "
+        "and what the mistake cost. Prints the marks and a summary per player; --html writes a "
+        "replay page that shows them. The same options always give the same marks.",
+    )
+    analyse.add_argument("record", help="a game record file (JSON, or the text form)")
+    analyse.add_argument("--level", choices=tuple(LEVELS), default=ANALYSIS_LEVEL,
+                         help=f"the search's level (default: {ANALYSIS_LEVEL}, "
+                         + ", ".join(f"{name} {n} playouts" for name, n in LEVELS.items()) + ")")
+    analyse.add_argument("--playouts", type=_positive, default=None,
+                         help="playouts per position, instead of a level")
+    analyse.add_argument("--threshold", type=_fraction, default=MISTAKE,
+                         help=f"the value a move must lose to be a mistake, from 0 to 1 (default: {MISTAKE})")
+    analyse.add_argument("--player", type=_player, default=None,
+                         help="analyse only this player's moves (0 or 1; default: both)")
+    analyse.add_argument("--all", action="store_true",
+                         help="print every move analysed with its value, not only the mistakes")
+    analyse.add_argument("--seed", type=_seed, default=0, help="the search's seed (default: 0)")
+    analyse.add_argument("--json", action="store_true", help="print the marks as JSON")
+    analyse.add_argument("--html", metavar="FILE",
+                         help="write an HTML page that steps through the game with the marks")
+    analyse.add_argument("--perspective", type=_player, default=0,
+                         help="the player at the bottom of the page's pictures (default: 0)")
+    analyse.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
+                         help="show how far the analysis has got on stderr (default: shown; "
+                         "not on a terminal, a line each tenth of the moves)")
     return parser
 
 
@@ -700,12 +749,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _simulate(args, out)
         if args.command == "show":
             return _show(args, out)
+        if args.command in ("analyse", "analyze"):
+            args.command = "analyse"
+            return _analyse(args, out)
         return _replay(args, sys.stdin, out)
     except _Fail as exc:
         print(f"crapette {args.command}: {_visible(str(exc), 1000)}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print(f"\ncrapette {args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        done = f" ({exc})" if str(exc) else ""
+        print(f"\ncrapette {args.command}: interrupted{done}", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader has gone (crapette show | head): leave quietly
         try:
@@ -732,9 +785,6 @@ def _workers(asked: int, games: int) -> int:
 
 def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
     bots = tuple(_make_bot(choice, args.bot_seed, args.budget) for choice in args.bots)
-    progress = args.progress
-    if progress is None:
-        progress = importlib.util.find_spec("tqdm") is not None and _isatty(sys.stderr)
     workers = _workers(args.workers, args.games)
     executor: concurrent.futures.Executor | None = None
     try:
@@ -746,19 +796,32 @@ def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
             games=args.games,
             seed=args.seed,
             executor=executor,
-            progress=progress,
+            progress=args.progress,
             max_moves=args.max_moves,
         )
-    except (ImportError, ValueError, TypeError) as exc:
+    except SimulationInterrupted as stop:
+        _print_report(stop.report, args.json, out)
+        print(f"crapette simulate: {stop}; the summary counts those games", file=sys.stderr)
+        return 130
+    except SimulationError as error:  # before ValueError: IllegalBotMoveError is one
+        if error.report.games:
+            _print_report(error.report, args.json, out)
+        print(f"crapette simulate: {_one_line(error)}", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError) as exc:
         raise _Fail(str(exc)) from None
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)
-    if args.json:
+    _print_report(report, args.json, out)
+    return 0
+
+
+def _print_report(report: SimulationReport, as_json: bool, out: IO[str]) -> None:
+    if as_json:
         print(json.dumps(report.to_dict(), indent=2), file=out)
     else:
         print(report.summary(), file=out)
-    return 0
 
 
 def _show(args: argparse.Namespace, out: IO[str]) -> int:
@@ -782,44 +845,64 @@ def _show(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
-    record = _read_record(args.record)
-    states: list[GameState] = []
-    problem = ""
+def _playable(record: GameRecord) -> tuple[int, str]:
+    """How many states of ``record`` replay (the moves up to the first illegal one), and why it stops there."""
+    count = 0
     try:
-        for state in record.states():
-            states.append(state)
-    except ValueError as exc:
-        problem = str(exc)
-    moves = record.moves[: len(states) - 1]
-    colour = _colour_wanted(args.colour, out)
+        for _ in record.states():
+            count += 1
+    except RecordError as exc:
+        return count, str(exc)
+    return count, ""
+
+
+def _head(record: GameRecord) -> str:
+    """The first line of a replay or an analysis: the rules, the deal, the moves, the players, the result."""
     names = record.players or ("player 0", "player 1")
-    head = f"{str(record.rules)}, " + (
-        f"seed {record.seed}" if record.seed is not None else "from a position"
-    )
+    head = f"{str(record.rules)}, " + (f"seed {record.seed}" if record.seed is not None else "from a position")
     head += f", {len(record.moves)} moves"
     if record.players:
         head += f", {names[0]} (player 0) against {names[1]} (player 1)"
     if record.result:
         head += f", result {record.result}"
+    return head
+
+
+def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
+    record = _read_record(args.record)
+    # The states are made again for each use rather than kept: a replay's memory does not grow with the game.
+    playable, problem = _playable(record)
+    moves = record.moves[: playable - 1]
+
+    def states() -> Iterator[GameState]:
+        return itertools.islice(record.states(), playable)
+
+    colour = _colour_wanted(args.colour, out)
+    names = record.players or ("player 0", "player 1")
+    head = _head(record)
     print(head, file=out)
     if args.step:
-        _step(states, moves, names, colour, stdin, out)
+        _step(states(), moves, names, colour, stdin, out)
     elif args.all:
-        print(render_text(states[0], colour=colour, names=names), file=out)
-        for i, move in enumerate(moves):
-            print(f"\nmove {i + 1}: {_verb(names[states[i].current_player], 'play')} {move}", file=out)
-            print(render_text(states[i + 1], colour=colour, names=names), file=out)
+        for i, (before, after) in enumerate(itertools.pairwise(states())):
+            if i == 0:
+                print(render_text(before, colour=colour, names=names), file=out)
+            print(f"\nmove {i + 1}: {_verb(names[before.current_player], 'play')} {moves[i]}", file=out)
+            print(render_text(after, colour=colour, names=names), file=out)
+        if not moves:
+            print(render_text(record.initial_state(), colour=colour, names=names), file=out)
     else:
         turn: list[str] = []
         number = 0
-        for i, move in enumerate(moves):
-            turn.append(str(move))
-            if states[i + 1].current_player != states[i].current_player or i == len(moves) - 1:
+        last = None
+        for i, (before, after) in enumerate(itertools.pairwise(states())):
+            turn.append(str(moves[i]))
+            if after.current_player != before.current_player or i == len(moves) - 1:
                 number += 1
-                print(f"{number:>4}. {names[states[i].current_player]}: {' '.join(turn)}", file=out)
+                print(f"{number:>4}. {names[before.current_player]}: {' '.join(turn)}", file=out)
                 turn = []
-        print(render_text(states[-1], colour=colour, names=names), file=out)
+            last = after
+        print(render_text(last or record.initial_state(), colour=colour, names=names), file=out)
     if args.svg_dir:
         from .svg import render
 
@@ -829,39 +912,152 @@ def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
         except (OSError, ValueError) as exc:
             why = _why(exc) if isinstance(exc, OSError) else "a folder name cannot hold a null character"
             raise _Fail(f"cannot create {_shown_path(folder)}: {why}") from None
-        for i, state in enumerate(states):
+        for i, state in enumerate(states()):
             highlight = (moves[i],) if i < len(moves) else ()
             _write(folder / f"state-{i:05d}.svg", render(state, perspective=args.perspective, highlight=highlight))
-        print(f"wrote {len(states)} pictures to {_shown_path(folder)}", file=out)
+        print(f"wrote {playable} pictures to {_shown_path(folder)}", file=out)
     if args.html:
-        from .svg import render_html
-
-        title = f"crapette: {head}"
-        _write(args.html, render_html(states, moves, perspective=args.perspective, title=title))
+        _write_page(args.html, states(), moves, None, args.perspective, f"crapette: {head}")
         print(f"wrote {_shown_path(args.html)}", file=out)
     if problem:
         raise _Fail(f"the record stops being playable: {problem}")
     return 0
 
 
+def _write_page(
+    path: str,
+    states: Iterable[GameState],
+    moves: Sequence[Move],
+    notes: Iterable[str | None] | None,
+    perspective: int,
+    title: str,
+) -> None:
+    """Write the HTML replay page to ``path`` as the states come, never holding it in memory."""
+    from .svg import write_html
+
+    with _writing(path) as file:
+        write_html(states, moves, file, notes=notes, perspective=perspective, title=title)
+
+
 def _step(
-    states: list[GameState],
+    states: Iterable[GameState],
     moves: Sequence[Move],
     names: tuple[str, str],
     colour: bool,
     stdin: IO[str],
     out: IO[str],
 ) -> None:
-    print(render_text(states[0], colour=colour, names=names), file=out)
-    for i, move in enumerate(moves):
+    positions = iter(states)
+    state = next(positions)
+    print(render_text(state, colour=colour, names=names), file=out)
+    for i, (move, after) in enumerate(zip(moves, positions)):
         out.write(f"[Enter: move {i + 1} of {len(moves)}, q: stop] ")
         out.flush()
         line = stdin.readline(MAX_LINE)
         if not line or line.strip().lower() in ("q", "quit"):
             print(file=out)
             return
-        print(f"move {i + 1}: {_verb(names[states[i].current_player], 'play')} {move}", file=out)
-        print(render_text(states[i + 1], colour=colour, names=names), file=out)
+        print(f"move {i + 1}: {_verb(names[state.current_player], 'play')} {move}", file=out)
+        print(render_text(after, colour=colour, names=names), file=out)
+        state = after
+
+
+def _analyse(args: argparse.Namespace, out: IO[str]) -> int:
+    """Print the marks of an analysis as they come; on Ctrl-C or an illegal move, what was found so far."""
+    record = _read_record(args.record)
+    playable, problem = _playable(record)
+    moves = record.moves[: playable - 1]
+    bot = (
+        TreeSearchBot(seed=args.seed, playouts=args.playouts)
+        if args.playouts is not None
+        else TreeSearchBot.at_level(args.level, seed=args.seed)
+    )
+    names = record.players or ("player 0", "player 1")
+    if not args.json:
+        print(_head(record), file=out)
+        print(f"searching {bot.playouts} playouts a position, a mistake loses {args.threshold:g} or more", file=out)
+    found: list[Review] = []
+    truncated = attrs.evolve(record, moves=moves) if problem else record
+    shown = progress(args.progress, len(moves), unit="move", verb="analysing")
+    interrupted = False
+    try:
+        for review in reviews(truncated, bot=bot, threshold=args.threshold, players=args.player):
+            found.append(review)
+            shown.update(review.index + 1)
+            if not args.json and (review.mistake or args.all):
+                shown.clear()
+                print(_review_line(review, names), file=out, flush=True)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        shown.close()
+    if args.json:
+        print(json.dumps(_analysis_json(record, bot, args.threshold, found, interrupted), indent=2), file=out)
+    else:
+        for line in _analysis_summary(found, names, args.player):
+            print(line, file=out)
+    if args.html:
+        notes = [""] * len(moves)
+        for review in found:
+            notes[review.index] = review.note
+        title = f"crapette analysis: {_head(record)}"
+        _write_page(args.html, itertools.islice(record.states(), playable), moves, notes, args.perspective, title)
+        print(f"wrote {_shown_path(args.html)}", file=sys.stderr if args.json else out)
+    if interrupted:
+        done = found[-1].index + 1 if found else 0
+        raise KeyboardInterrupt(f"analysed {done} of {len(moves)} moves")
+    if problem:
+        raise _Fail(f"the record stops being playable (the moves before were analysed): {problem}")
+    return 0
+
+
+def _review_line(review: Review, names: tuple[str, str]) -> str:
+    text = f"move {review.index + 1:>4} ({names[review.player]}): {str(review.played):<8}"
+    if review.mistake:
+        return f"{text} {review.note}"
+    return f"{text} value {review.value:.2f}" + ("" if review.best == review.played else f", best {review.best} {review.best_value:.2f}")
+
+
+def _analysis_summary(found: Sequence[Review], names: tuple[str, str], only: int | None) -> list[str]:
+    lines = []
+    for player in (0, 1) if only is None else (only,):
+        mine = [r for r in found if r.player == player]
+        mistakes = [r for r in mine if r.mistake]
+        cost = sum(r.cost_in_points for r in mistakes)
+        line = f"{names[player]}: {len(mine)} move{'s' if len(mine) != 1 else ''} with a choice, "
+        line += f"{len(mistakes)} mistake{'s' if len(mistakes) != 1 else ''}"
+        if mistakes:
+            worst = max(mistakes, key=lambda r: r.cost)
+            line += f" costing about {cost:.1f} points in all (the worst: move {worst.index + 1}, {worst.played})"
+        lines.append(line)
+    return lines
+
+
+def _analysis_json(
+    record: GameRecord, bot: TreeSearchBot, threshold: float, found: Sequence[Review], interrupted: bool
+) -> dict[str, object]:
+    return {
+        "rules": str(record.rules),
+        "seed": record.seed,
+        "moves": len(record.moves),
+        "playouts": bot.playouts,
+        "threshold": threshold,
+        "complete": not interrupted,
+        "reviews": [
+            {
+                "index": r.index,
+                "player": r.player,
+                "played": str(r.played),
+                "best": str(r.best),
+                "value": round(r.value, 4),
+                "best_value": round(r.best_value, 4),
+                "cost": r.cost,
+                "cost_in_points": round(r.cost_in_points, 2),
+                "mistake": r.mistake,
+            }
+            for r in found
+        ],
+    }
 
 
 # Playing --------------------------------------------------------------------------
@@ -951,8 +1147,8 @@ class _Input:
         self.stdin = stdin
         self.out = out
         self.ended = False
-        self.terminal = stdin is sys.stdin and out is sys.stdout and _isatty(stdin) and _isatty(out)
-        self.echo = not _isatty(stdin)
+        self.terminal = stdin is sys.stdin and out is sys.stdout and isatty(stdin) and isatty(out)
+        self.echo = not isatty(stdin)
         self._restore: Callable[[], None] | None = None
         if self.terminal:
             self._use_readline(words)

@@ -23,6 +23,12 @@ and each deal is played once with the bots in each rotation of the seats.
 >>> report = simulate(game, (SearchBot(seed=1, budget=20, game=game), RandomBot(seed=1, game=game)), games=2)
 >>> report.wins
 (2, 0)
+
+A simulation that stops early, because a bot fails, a worker dies or Ctrl-C
+is pressed, keeps the games that finished: the error it raises
+(:class:`SimulationError`, :class:`BotError`, :class:`SimulationInterrupted`)
+carries their report. ``progress=True`` shows how far the games have got, on a
+terminal or in a log.
 """
 
 from __future__ import annotations
@@ -30,25 +36,34 @@ from __future__ import annotations
 import collections
 import concurrent.futures
 import copy
-import importlib
+import functools
 import math
 import statistics
-from collections.abc import Iterator, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 import attrs
 
 from ._engine import apply_move, new_game
-from ._errors import IllegalMoveError
+from ._errors import IllegalMoveError, brief
 from ._moves import Move
+from ._progress import Progress
+from ._progress import progress as _progress
 from ._rules import RuleSet
 from ._state import EndReason, settle
 from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
 
+if TYPE_CHECKING:
+    from .bots import Bot
+
 __all__ = [
     "DEFAULT_MAX_MOVES",
+    "BotError",
     "Executor",
     "GameResult",
+    "IllegalBotMoveError",
+    "SimulationError",
+    "SimulationInterrupted",
     "SimulationReport",
     "play_game",
     "simulate",
@@ -349,7 +364,7 @@ class SimulationReport:
         title = self.game if self.rules is None else str(self.rules)
         seats = {1: "", 2: "seats swapped every game, "}.get(players, "seats rotated every game, ")
         lines = [
-            f"{title}, {self.games} games from seed {self.seed} "
+            f"{title}, {self.games} game{'' if self.games == 1 else 's'} from seed {self.seed} "
             f"({seats}at most {self.max_moves} moves a game)",
             f"{'bot':<{width}} {'wins':>5}  {'win rate':>8}  {'95% interval':>13}  {'points':>8}",
         ]
@@ -378,7 +393,7 @@ class SimulationReport:
         decided = self.games - self.draws
         if players > 1:
             lines.append(
-                f"the first mover won {self.first_mover_wins} of {decided} games with a winner "
+                f"the first mover won {self.first_mover_wins} of {decided} game{'' if decided == 1 else 's'} with a winner "
                 f"({self.first_mover_win_rate:.1%})"
             )
         return "\n".join(lines)
@@ -412,6 +427,183 @@ def _bot_name(bot: object) -> str:
     return repr(bot)
 
 
+def _describe(exc: BaseException) -> str:
+    """``Type: message`` of an exception, cut short for a one-line message."""
+    text = str(exc)
+    if len(text) > 300:
+        text = text[:297] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+# Errors ---------------------------------------------------------------------------------------
+
+
+def _rebuild_error(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
+    error = cls.__new__(cls, *args)
+    error.__dict__.update(state)
+    return error
+
+
+class SimulationError(RuntimeError):
+    """:func:`simulate` stopped before playing every game: a game failed, or the executor lost some.
+
+    :attr:`report` holds every game that had finished, :attr:`games` the
+    games that failed. The error's ``__cause__`` is what went wrong (on an
+    executor: the remote traceback, which ends with the original error).
+
+    >>> from crapette.bots import RandomBot
+    >>> class NotABot:  # a game fails when the bots cannot be copied for it
+    ...     def choose(self, state): ...
+    ...     def __deepcopy__(self, memo): raise RuntimeError("no copies")
+    >>> try:
+    ...     simulate("classic", (NotABot(), RandomBot()), games=3)
+    ... except SimulationError as error:
+    ...     print(error)
+    ...     print(error.games, error.report.games)
+    game 0 (deal 0) failed: RuntimeError: no copies
+    (0,) 0
+
+    .. versionadded:: 0.2.0
+    """
+
+    #: The games that had finished when the simulation stopped (fewer than asked), in game order.
+    report: SimulationReport
+    #: The numbers of the games that failed.
+    games: tuple[int, ...]
+
+    def __init__(self, message: str, *, report: SimulationReport, games: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.report = report
+        self.games = games
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The error travels back from an executor's workers by pickling: keep every attribute.
+        return (_rebuild_error, (type(self), self.args, self.__dict__))
+
+
+class BotError(SimulationError):
+    """A bot failed in game :attr:`game`: its ``choose`` raised (the error's ``__cause__``).
+
+    The message names the bot, the game, its deal and the move;
+    :attr:`~SimulationError.report` holds the games that had finished.
+
+    >>> from crapette.bots import GreedyBot, RandomBot
+    >>> class Sulky:
+    ...     def choose(self, state):
+    ...         if state.move_count > 300:
+    ...             raise RuntimeError("I give up")
+    ...         return RandomBot().choose(state)
+    ...     def __repr__(self):
+    ...         return "Sulky()"
+    >>> try:
+    ...     simulate("classic", (GreedyBot(), Sulky()), games=10)
+    ... except BotError as error:
+    ...     print(error)
+    ...     print(error.bot, error.player, error.game, error.deal, error.move)
+    ...     print(error.report.games, error.report.wins)
+    Sulky() (bot 1, as player 0) failed in game 1 (deal 0) at move 301: RuntimeError: I give up
+    1 0 1 0 301
+    1 (1, 0)
+
+    .. versionadded:: 0.2.0
+    """
+
+    #: The bot's number in ``bots`` (its name is ``report.bots[bot]``).
+    bot: int
+    #: The player it was playing in that game.
+    player: int
+    #: The game's number in the simulation.
+    game: int
+    #: The seed the game was dealt from.
+    deal: int
+    #: The moves played in that game before the failure.
+    move: int
+
+    def __init__(
+        self, message: str, *, report: SimulationReport, bot: int, player: int, game: int, deal: int, move: int
+    ) -> None:
+        super().__init__(message, report=report, games=(game,))
+        self.bot = bot
+        self.player = player
+        self.game = game
+        self.deal = deal
+        self.move = move
+
+
+class IllegalBotMoveError(BotError, IllegalMoveError):
+    """A bot chose a move that the game refused: an illegal move, or something that is not a move.
+
+    It is also an :class:`~crapette.IllegalMoveError`, which :func:`simulate` raised
+    for an illegal move before 0.2.0, so code that catches that still does. Its
+    ``__cause__`` is the error of ``apply_move`` that refused the move (none
+    for a Crapette bot that returned something that is not a
+    :class:`~crapette.Move`).
+
+    .. versionadded:: 0.2.0
+    """
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """:func:`simulate` was interrupted (Ctrl-C): :attr:`report` holds the games that had finished.
+
+    It is a :class:`KeyboardInterrupt`, so code that does not know it stops
+    as before, and ``except Exception`` does not catch it.
+
+    .. versionadded:: 0.2.0
+    """
+
+    #: The games that had finished when the simulation was interrupted, in game order.
+    report: SimulationReport
+
+    def __init__(self, message: str, *, report: SimulationReport) -> None:
+        super().__init__(message)
+        self.report = report
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_error, (type(self), self.args, self.__dict__))
+
+
+class _Failure(Exception):
+    """A game that failed, on its way to the public error (which needs the report of the games done)."""
+
+    def __init__(self, kind: type[SimulationError], message: str, **fields: Any) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.fields = fields
+
+    def error(self, report: SimulationReport) -> SimulationError:
+        return self.kind(str(self), report=report, **self.fields)
+
+
+def _bot_failure(
+    kind: type[BotError], message: str, seats: tuple[int, ...], player: int, index: int, deal: int, move: int
+) -> _Failure:
+    return _Failure(kind, message, bot=seats[player], player=player, game=index, deal=deal, move=move)
+
+
+def _failed_choice(
+    bot: object, seats: tuple[int, ...], player: int, index: int, deal: int, move: int, exc: Exception
+) -> _Failure:
+    message = (
+        f"{brief(bot)} (bot {seats[player]}, as player {player}) failed in game {index} "
+        f"(deal {deal}) at move {move}: {_describe(exc)}"
+    )
+    return _bot_failure(BotError, message, seats, player, index, deal, move)
+
+
+def _illegal(
+    bot: object, seats: tuple[int, ...], player: int, index: int, deal: int, move: int, exc: Exception
+) -> _Failure:
+    message = (
+        f"{brief(bot)} as player {player} chose an illegal move in game {index} "
+        f"(deal {deal}) at move {move}: {exc}"
+    )
+    return _bot_failure(IllegalBotMoveError, message, seats, player, index, deal, move)
+
+
+# Playing games --------------------------------------------------------------------------------
+
+
 def _points(outcome: Any, seats: tuple[int, ...]) -> tuple[int, ...] | None:
     scores = outcome.scores
     if scores is None:
@@ -419,7 +611,13 @@ def _points(outcome: Any, seats: tuple[int, ...]) -> tuple[int, ...] | None:
     points = [0] * len(seats)
     for player, bot in enumerate(seats):
         points[bot] += scores[player]
-    return tuple(points)
+    return _shared(tuple(points))
+
+
+@functools.lru_cache(maxsize=4096)
+def _shared(points: tuple[int, ...]) -> tuple[int, ...]:
+    """One tuple for equal points: the results of many games share the few there are."""
+    return points
 
 
 def _play(
@@ -430,19 +628,21 @@ def _play(
     while state.outcome is None and state.move_count < max_moves:
         player = state.current_player
         bot = bots[seats[player]]
-        move = bot.choose(state)
+        try:
+            move = bot.choose(state)
+        except Exception as exc:
+            raise _failed_choice(bot, seats, player, index, deal, state.move_count, exc) from exc
         if not isinstance(move, Move):
-            raise TypeError(
-                f"{_bot_name(bot)}.choose() returned {move!r}, not a Move "
-                f"(game {index}, deal {deal}, move {state.move_count})"
+            raise _bot_failure(
+                IllegalBotMoveError,
+                f"{brief(bot)}.choose() returned {brief(move)}, not a Move "
+                f"(game {index}, deal {deal}, move {state.move_count})",
+                seats, player, index, deal, state.move_count,
             )
         try:
             state = apply_move(state, move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(
-                f"{_bot_name(bot)} as player {player} chose an illegal move in game {index} "
-                f"(deal {deal}) at move {state.move_count}: {exc}"
-            ) from None
+        except (IllegalMoveError, TypeError) as exc:
+            raise _illegal(bot, seats, player, index, deal, state.move_count, exc) from exc
     outcome = state.outcome
     capped = outcome is None
     if outcome is None:
@@ -477,14 +677,14 @@ def _play_other(
     while not state.is_over and moves < max_moves:
         player = state.current_player
         bot = bots[seats[player]]
-        move = bot.choose(state)
+        try:
+            move = bot.choose(state)
+        except Exception as exc:
+            raise _failed_choice(bot, seats, player, index, deal, moves, exc) from exc
         try:
             state = apply(state, move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(
-                f"{_bot_name(bot)} as player {player} chose an illegal move in game {index} "
-                f"(deal {deal}) at move {moves}: {exc}"
-            ) from None
+        except (IllegalMoveError, TypeError) as exc:
+            raise _illegal(bot, seats, player, index, deal, moves, exc) from exc
         moves += 1
     outcome = state.outcome
     if outcome is None:
@@ -504,15 +704,56 @@ def _play_other(
     )
 
 
+def _report(
+    game: RuleSet | CardGame[Any, Any, Any],
+    bots: Sequence[object],
+    seed: int,
+    max_moves: int,
+    results: Iterable[GameResult],
+) -> SimulationReport:
+    names = tuple(_bot_name(bot) for bot in bots)
+    if isinstance(game, RuleSet):
+        return SimulationReport(game, names, seed, max_moves, tuple(results))
+    return SimulationReport(None, names, seed, max_moves, tuple(results), game_name(game))
+
+
+@functools.lru_cache(maxsize=None)
+def _rotations(players: int) -> tuple[tuple[int, ...], ...]:
+    """``seats`` of game i is ``_rotations(players)[i % players]``: player p is played by bot (p + i) % players.
+
+    The results share these tuples, which keeps a report of many games small.
+    """
+    return tuple(tuple((p + r) % players for p in range(players)) for r in range(players))
+
+
 def _play_chunk(
-    target: RuleSet | Any, bots: tuple[Any, ...], tasks: Sequence[tuple[int, int, tuple[int, ...]]], max_moves: int
+    target: RuleSet | Any, bots: tuple[Any, ...], start: int, stop: int, seed: int, max_moves: int
 ) -> list[GameResult]:
-    # Every game starts from a fresh copy of the bots, so a bot that keeps state
-    # gives the same results however the games are split among workers.
-    if isinstance(target, RuleSet):
-        return [_play(target, copy.deepcopy(bots), i, deal, seats, max_moves) for i, deal, seats in tasks]
-    game = _resolve(target)
-    return [_play_other(game, copy.deepcopy(bots), i, deal, seats, max_moves) for i, deal, seats in tasks]
+    """Games ``start`` to ``stop - 1`` of a simulation (in a worker, or in this process).
+
+    :raises SimulationError: naming the game that failed; its report holds the
+        games of this chunk that finished before.
+    """
+    game = target if isinstance(target, RuleSet) else _resolve(target)
+    play: Callable[..., GameResult] = _play if isinstance(game, RuleSet) else _play_other
+    players = len(bots)
+    rotations = _rotations(players)
+    results: list[GameResult] = []
+    for index in range(start, stop):
+        deal = seed + index // players
+        try:
+            # Every game starts from a fresh copy of the bots, so a bot that keeps state
+            # gives the same results however the games are split among workers.
+            results.append(play(game, copy.deepcopy(bots), index, deal, rotations[index % players], max_moves))
+        except _Failure as failure:
+            raise failure.error(_report(game, bots, seed, max_moves, results)) from failure.__cause__
+        except Exception as exc:
+            raise SimulationError(
+                f"game {index} (deal {deal}) failed: {_describe(exc)}",
+                report=_report(game, bots, seed, max_moves, results),
+                games=(index,),
+            ) from exc
+    return results
 
 
 def _check_rules(rules: object) -> RuleSet | CardGame[Any, Any, Any]:
@@ -548,14 +789,14 @@ def _check_bots(bots: object, target: RuleSet | CardGame[Any, Any, Any] | None =
     count = 2 if other is None else other.num_players
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) != count:
         if other is None:
-            raise TypeError(f"bots must be a pair of bots (a, b), got {bots!r}")
+            raise TypeError(f"bots must be a pair of bots (a, b), got {brief(bots)}")
         raise TypeError(
             f"bots must be a sequence of {count} bot{'s' if count > 1 else ''}, one per player "
-            f"of {game_name(other)}, got {bots!r}"
+            f"of {game_name(other)}, got {brief(bots)}"
         )
     for bot in bots:
         if not callable(getattr(bot, "choose", None)):
-            raise TypeError(f"a bot needs a choose(state) method, got {bot!r}")
+            raise TypeError(f"a bot needs a choose(state) method, got {brief(bot)}")
         # The library's bots say which game they play: it must be this one.
         plays = getattr(bot, "game", _NO_GAME)
         if plays is _NO_GAME:
@@ -569,6 +810,22 @@ def _check_bots(bots: object, target: RuleSet | CardGame[Any, Any, Any] | None =
                 f"not {wanted}: build it with game={wanted}"
             )
     return tuple(bots)
+
+
+@overload
+def play_game(
+    rules: RuleSet | str, bots: Sequence[Bot], *, deal: int = 0, max_moves: int = DEFAULT_MAX_MOVES
+) -> GameResult: ...
+
+
+@overload
+def play_game(
+    rules: CardGame[Any, Any, Any],
+    bots: Sequence[Any],
+    *,
+    deal: int = 0,
+    max_moves: int = DEFAULT_MAX_MOVES,
+) -> GameResult: ...
 
 
 def play_game(
@@ -593,34 +850,175 @@ def play_game(
     >>> result.winner, result.reason
     (0, EndReason.EMPTIED)
 
-    :raises IllegalMoveError: if a bot chooses an illegal move.
-    :raises TypeError: if a bot's ``choose`` returns something that is not a Move.
+    :raises BotError: if a bot's ``choose`` raises (the error names the bot,
+        the deal and the move; its ``__cause__`` is the bot's error).
+    :raises IllegalBotMoveError: if a bot chooses an illegal move or returns
+        something that is not a move (it is an :class:`~crapette.IllegalMoveError`).
 
     .. versionchanged:: 0.2.0
-       ``rules`` may be any card game.
+       ``rules`` may be any card game. A bot that fails raises :class:`BotError`;
+       one that returns something that is not a Move raises
+       :class:`IllegalBotMoveError` (it was a :class:`TypeError`).
     """
     target = _check_rules(rules)
     chosen = _check_bots(bots, target)
     if not isinstance(deal, int) or isinstance(deal, bool) or not 0 <= deal < _MAX_SEED:
-        raise ValueError(f"deal must be an int with 0 <= deal < 2**64, got {deal!r}")
+        raise ValueError(f"deal must be an int with 0 <= deal < 2**64, got {brief(deal)}")
     _check_int("max_moves", max_moves, 1)
     seats = tuple(range(len(chosen)))
-    if isinstance(target, RuleSet):
-        return _play(target, chosen, 0, deal, seats, max_moves)
-    return _play_other(target, chosen, 0, deal, seats, max_moves)
+    try:
+        if isinstance(target, RuleSet):
+            return _play(target, chosen, 0, deal, seats, max_moves)
+        return _play_other(target, chosen, 0, deal, seats, max_moves)
+    except _Failure as failure:
+        raise failure.error(_report(target, chosen, deal, max_moves, ())) from failure.__cause__
 
 
-def _tasks(games: int, seed: int, players: int = 2) -> list[tuple[int, int, tuple[int, ...]]]:
-    # Game i: deal seed + i // players, player p played by bot (p + i) % players.
-    return [
-        (i, seed + i // players, tuple((p + i) % players for p in range(players)))
-        for i in range(games)
-    ]
+# Running many games ---------------------------------------------------------------------------
 
 
-def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
-    for start in range(0, len(items), size):
-        yield items[start : start + size]
+class _Collector:
+    """The results of a simulation as they come, kept in game order whatever order they come in."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.results: list[GameResult] = []
+        self.waiting: dict[int, Sequence[GameResult]] = {}  # chunks that came before the ones ahead of them
+        self.count = 0
+        self.progress = progress
+        progress.update(0)
+
+    def add(self, start: int, results: Sequence[GameResult], show: bool = True) -> None:
+        if start == len(self.results):
+            self.results.extend(results)
+            while len(self.results) in self.waiting:
+                self.results.extend(self.waiting.pop(len(self.results)))
+        elif results:
+            self.waiting[start] = results
+        self.count += len(results)
+        if show:
+            self.progress.update(self.count)
+
+    def games(self) -> Iterator[GameResult]:
+        yield from self.results
+        for start in sorted(self.waiting):
+            yield from self.waiting[start]
+
+
+def _in_flight(executor: Executor) -> int:
+    """How many chunks to keep submitted: four per worker of the executor, or 256 if it does not say."""
+    workers: object = getattr(executor, "_max_workers", None)  # concurrent.futures' pools
+    if not isinstance(workers, int):
+        try:  # a Dask client's executor
+            workers = sum(executor._client.nthreads().values())  # type: ignore[attr-defined]
+        except Exception:
+            workers = 0
+    return 4 * workers if isinstance(workers, int) and workers > 0 else 256
+
+
+def _ranges(numbers: Iterable[int]) -> str:
+    """``0-3, 8, 10-11`` for the numbers 0, 1, 2, 3, 8, 10, 11."""
+    spans: list[list[int]] = []
+    for n in sorted(numbers):
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def _run_on(
+    executor: Executor,
+    collector: _Collector,
+    target: RuleSet | Any,
+    bots: tuple[Any, ...],
+    games: int,
+    seed: int,
+    max_moves: int,
+) -> None:
+    """Play the games on ``executor``: chunks submitted as others finish, a bounded number at a time."""
+    size = max(1, min(25, games // 64))
+    limit = _in_flight(executor)
+    starts = iter(range(0, games, size))
+    in_flight: dict[Any, range] = {}  # future: its games, in the order they were submitted
+    standard = True
+
+    def lost(chunks: Iterable[range], exc: BaseException) -> SimulationError:
+        numbers = tuple(sorted(i for chunk in chunks for i in chunk))
+        return SimulationError(
+            f"game{'s' if len(numbers) > 1 else ''} {_ranges(numbers)} failed on the executor: {_describe(exc)}",
+            report=_report(_resolve(target), bots, seed, max_moves, ()),
+            games=numbers,
+        )
+
+    try:
+        while True:
+            for start in starts:
+                chunk = range(start, min(start + size, games))
+                try:
+                    future = executor.submit(_play_chunk, target, bots, chunk.start, chunk.stop, seed, max_moves)
+                except Exception as exc:
+                    raise lost([chunk], exc) from exc
+                in_flight[future] = chunk
+                standard = standard and isinstance(future, concurrent.futures.Future)
+                if len(in_flight) >= limit:
+                    break
+            if not in_flight:
+                return
+            if standard:
+                done, _ = concurrent.futures.wait(in_flight, return_when=concurrent.futures.FIRST_COMPLETED)
+                finished = sorted(done, key=lambda f: in_flight[f].start)
+            else:  # futures that cannot be waited for together: the oldest first
+                finished = [next(iter(in_flight))]
+            failures: list[tuple[range, BaseException]] = []
+            for future in finished:
+                chunk = in_flight.pop(future)
+                try:
+                    results = future.result()
+                except (Exception, KeyboardInterrupt) as exc:
+                    failures.append((chunk, exc))
+                else:
+                    collector.add(chunk.start, results)
+            if failures:
+                first = failures[0][1]
+                if isinstance(first, (SimulationError, KeyboardInterrupt)):
+                    raise first
+                # A worker that died, a task that could not travel, ...: every game of these tasks is lost.
+                raise lost([chunk for chunk, _ in failures], first) from first
+    except BaseException:
+        # Cancel what has not started; keep what finished meanwhile (its games are in the report).
+        for future, chunk in in_flight.items():
+            try:
+                if not future.cancel() and standard and future.done() and future.exception() is None:
+                    collector.add(chunk.start, future.result(), show=False)
+            except Exception:  # a future that cannot say: its games are lost
+                pass
+        raise
+
+
+@overload
+def simulate(
+    rules: RuleSet | str,
+    bots: Sequence[Bot],
+    games: int = 100,
+    seed: int = 0,
+    executor: Executor | None = None,
+    progress: bool | Callable[[int, int], object] = False,
+    *,
+    max_moves: int = DEFAULT_MAX_MOVES,
+) -> SimulationReport: ...
+
+
+@overload
+def simulate(
+    rules: CardGame[Any, Any, Any],
+    bots: Sequence[Any],
+    games: int = 100,
+    seed: int = 0,
+    executor: Executor | None = None,
+    progress: bool | Callable[[int, int], object] = False,
+    *,
+    max_moves: int = DEFAULT_MAX_MOVES,
+) -> SimulationReport: ...
 
 
 def simulate(
@@ -629,7 +1027,7 @@ def simulate(
     games: int = 100,
     seed: int = 0,
     executor: Executor | None = None,
-    progress: bool = False,
+    progress: bool | Callable[[int, int], object] = False,
     *,
     max_moves: int = DEFAULT_MAX_MOVES,
 ) -> SimulationReport:
@@ -647,20 +1045,43 @@ def simulate(
     own ``move_limit`` applies too when it is lower), so a simulation always
     ends, even between bots that would move cards to and fro forever. A
     capped game is settled as if the rules' move limit had been reached: a
-    draw without scoring, else the lower penalty wins (RULES.md section 11);
-    the report counts such games as ``capped``.
+    draw without scoring, else the lower penalty wins (:ref:`section 11 <rules-11>`
+    of the rules); the report counts such games as ``capped`` (ruling :ref:`R10 <R10>`).
 
     ``executor`` runs the games elsewhere: any object with
     ``submit(fn, *args)`` returning a future, e.g. a
     :class:`concurrent.futures.ProcessPoolExecutor` or a Dask client's
-    ``get_executor()``. The bots must then be picklable. The report is the
-    same as without it. ``progress=True`` shows a progress bar on stderr (it
-    needs tqdm: ``pip install crapette[cli]``); otherwise nothing is printed.
+    ``get_executor()``. The bots must then be picklable. The games go in
+    chunks of up to 25, submitted as others finish: at most four chunks per
+    worker are waiting or running at a time (256 chunks when the executor
+    does not say how many workers it has), so memory does not grow with
+    ``games`` beyond the results. The report is the same as without it.
+
+    ``progress`` shows how far the games have got. ``False`` (the default)
+    prints nothing. ``True`` writes to stderr: on a terminal, tqdm's bar
+    (``pip install crapette[cli]``) or else a line redrawn in place, both
+    cleared at the end; elsewhere (a log, a pipe) a line each time another
+    tenth of the games is done, and at least every 10 seconds. A function
+    is called as ``progress(done, total)`` in this process: with 0 first,
+    then each time a game (on an executor: a chunk of games) is done.
 
     >>> from crapette.bots import GreedyBot, RandomBot
     >>> report = simulate("classic", (GreedyBot(), RandomBot(seed=3)), games=6, seed=42)
     >>> report.wins, report.seat_wins, [r.deal for r in report.results]
     ((5, 1), (2, 4), [42, 42, 43, 43, 44, 44])
+    >>> seen = []
+    >>> def progress(done, total):
+    ...     seen.append(f"{done}/{total}")
+    >>> report = simulate("classic", (GreedyBot(), RandomBot()), games=3, progress=progress)
+    >>> seen
+    ['0/3', '1/3', '2/3', '3/3']
+
+    **When it stops early**, the games that had finished are not lost: the
+    error carries them as a partial :class:`SimulationReport` in its
+    ``report``. A bot that fails raises :class:`BotError` (it names the bot,
+    the game, its deal and the move); a task that the executor loses (a
+    worker that dies) raises :class:`SimulationError` naming its games;
+    Ctrl-C raises :class:`SimulationInterrupted`, a :class:`KeyboardInterrupt`.
 
     **Other games.** ``rules`` may be any game that implements
     :class:`crapette.protocol.CardGame` (a module or an object), and ``bots``
@@ -679,11 +1100,23 @@ def simulate(
     :raises ValueError: if ``games`` or ``max_moves`` is below 1, or the seeds leave
         ``0 <= seed < 2**64``.
     :raises InvalidRulesError: if ``rules`` names no preset.
-    :raises IllegalMoveError: if a bot chooses an illegal move.
-    :raises ImportError: if ``progress`` is true and tqdm is not installed.
+    :raises BotError: if a bot's ``choose`` raises: its ``report`` holds the
+        games that had finished, its ``__cause__`` is the bot's error.
+    :raises IllegalBotMoveError: if a bot chooses an illegal move, or returns
+        something that is not a move (it is an :class:`~crapette.IllegalMoveError`
+        and a :class:`BotError`).
+    :raises SimulationError: if a game fails otherwise (a bot that cannot be
+        copied, a game that fails), or the executor loses a task (a worker that
+        dies, bots that cannot be pickled): it names the games lost, and its
+        ``report`` holds the games that had finished.
+    :raises SimulationInterrupted: on Ctrl-C (:class:`KeyboardInterrupt`): its
+        ``report`` holds the games that had finished.
 
     .. versionchanged:: 0.2.0
-       ``rules`` may be any card game.
+       ``rules`` may be any card game. The errors keep the games that had
+       finished and name the game that failed; ``progress`` may be a function,
+       and ``True`` no longer needs tqdm. The games go to an executor as
+       others finish, not all at once.
     """
     target = _check_rules(rules)
     chosen = _check_bots(bots, target)
@@ -695,70 +1128,28 @@ def simulate(
     if last >= _MAX_SEED:
         raise ValueError(f"the deal seeds {seed} to {last} must stay below 2**64")
     if executor is not None and not callable(getattr(executor, "submit", None)):
-        raise TypeError(f"executor must have a submit(fn, *args) method, got {executor!r}")
-    bar = _progress_bar(games) if progress else None
-    tasks = _tasks(games, seed, players)
-    results: list[GameResult] = []
+        raise TypeError(f"executor must have a submit(fn, *args) method, got {brief(executor)}")
+    shown = _progress(progress, games)
     try:
-        if executor is None:
-            for task in tasks:
-                results.extend(_play_chunk(target, chosen, [task], max_moves))
-                if bar is not None:
-                    bar.update(1)
-        else:
-            size = max(1, min(25, games // 64))
-            portable = target if isinstance(target, RuleSet) else _portable(target)
-            futures = [
-                executor.submit(_play_chunk, portable, chosen, chunk, max_moves)
-                for chunk in _chunks(tasks, size)
-            ]
-            try:
-                for future in _completed(futures):
-                    chunk_results = future.result()
-                    results.extend(chunk_results)
-                    if bar is not None:
-                        bar.update(len(chunk_results))
-            except BaseException:
-                for future in futures:
-                    cancel = getattr(future, "cancel", None)
-                    if cancel is not None:
-                        cancel()
-                raise
+        collector = _Collector(shown)
+        try:
+            if executor is None:
+                for index in range(games):
+                    collector.add(index, _play_chunk(target, chosen, index, index + 1, seed, max_moves))
+            else:
+                portable = target if isinstance(target, RuleSet) else _portable(target)
+                _run_on(executor, collector, portable, chosen, games, seed, max_moves)
+        except SimulationError as error:
+            # The games of the failed chunk that finished before the failure, and every other.
+            if error.report.results:
+                collector.add(error.report.results[0].index, error.report.results, show=False)
+            error.report = _report(target, chosen, seed, max_moves, collector.games())
+            raise
+        except KeyboardInterrupt as interrupt:
+            report = _report(target, chosen, seed, max_moves, collector.games())
+            raise SimulationInterrupted(
+                f"interrupted after {report.games} of {games} games", report=report
+            ).with_traceback(interrupt.__traceback__) from None
     finally:
-        if bar is not None:
-            bar.close()
-    results.sort(key=lambda r: r.index)
-    if isinstance(target, RuleSet):
-        return SimulationReport(
-            rules=target,
-            bots=tuple(_bot_name(bot) for bot in chosen),
-            seed=seed,
-            max_moves=max_moves,
-            results=tuple(results),
-        )
-    return SimulationReport(
-        rules=None,
-        bots=tuple(_bot_name(bot) for bot in chosen),
-        seed=seed,
-        max_moves=max_moves,
-        results=tuple(results),
-        game=game_name(target),
-    )
-
-
-def _completed(futures: list[Any]) -> Iterator[Any]:
-    """The futures as they finish when they are standard futures, else in order."""
-    if all(isinstance(f, concurrent.futures.Future) for f in futures):
-        yield from concurrent.futures.as_completed(futures)
-    else:
-        yield from futures
-
-
-def _progress_bar(total: int) -> Any:
-    try:
-        tqdm = importlib.import_module("tqdm").tqdm
-    except ImportError:
-        raise ImportError(
-            "the progress bar needs tqdm: pip install 'crapette[cli]' (or pip install tqdm)"
-        ) from None
-    return tqdm(total=total, unit="game", desc="simulating", leave=False)
+        shown.close()
+    return _report(target, chosen, seed, max_moves, collector.results)

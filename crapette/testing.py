@@ -61,14 +61,18 @@ import attrs
 
 from . import _engine
 from ._cards import ALL_CARDS, check_seed
-from ._errors import IllegalMoveError, InvalidStateError
+from ._errors import IllegalMoveError, InvalidStateError, brief
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
 from ._rules import RuleSet
 from ._position import parse_position
 from ._state import ALL_PILES, EndReason, GameState, validate
 from .protocol import check_card_game, game_name
 
-__all__ = ["check_game", "check_ruleset", "check_state", "InvariantViolation", "CheckSummary"]
+__all__ = ["check_game", "check_ruleset", "check_state", "InvariantViolation", "CheckSummary", "MAX_ILLEGAL_SAMPLES"]
+
+#: The most moves that are not legal a check may try in each state: a few
+#: milliseconds a state (a larger sample would mostly repeat itself).
+MAX_ILLEGAL_SAMPLES = 1000
 
 _ALL_PLAYS: tuple[Play, ...] = tuple(p for row in PLAYS for p in row if p is not None)
 _ALL_STACKS: tuple[MoveStack, ...] = tuple(STACKS.values())
@@ -362,6 +366,7 @@ def _illegal_sample(
     piles = state.piles
     legal_set = set(legal)
     chosen: list[Move] = []
+    seen: set[Move] = set()
     for _ in range(size * 16):
         if len(chosen) >= size:
             break
@@ -378,7 +383,8 @@ def _illegal_sample(
             move = stack
         else:
             move = rng.choice(_SINGLETONS)
-        if move not in legal_set and move not in chosen:
+        if move not in legal_set and move not in seen:
+            seen.add(move)
             chosen.append(move)
     return chosen
 
@@ -449,11 +455,13 @@ def _check(state: GameState, rng: random.Random, illegal_samples: int) -> dict[M
     return successors
 
 
-def _check_count(name: str, value: object, low: int) -> int:
+def _check_count(name: str, value: object, low: int, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if value < low:
-        raise ValueError(f"{name} must be >= {low}, got {value}")
+        raise ValueError(f"{name} must be >= {low}, got {brief(value)}")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be <= {high}, got {brief(value)}")
     return value
 
 
@@ -463,19 +471,21 @@ def check_state(state: GameState, *, seed: int = 0, illegal_samples: int = 8) ->
     Checks ``state`` itself (the structural invariants, the game-over
     invariants and the position round trip), applies every legal move
     (checking each result's structure and that ``state`` is unchanged), and
-    tries ``illegal_samples`` moves that are not legal, picked at random from
-    ``seed``. See the module's table for the invariants.
+    tries ``illegal_samples`` moves that are not legal (at most
+    :data:`MAX_ILLEGAL_SAMPLES`, each about the cost of a refused
+    ``apply_move``), picked at random from ``seed``. See the module's table
+    for the invariants.
 
     >>> from crapette import RuleSet, new_game
     >>> check_state(new_game(RuleSet.classic(), seed=8))  # passes silently
 
     :raises InvariantViolation: at the first broken invariant.
     :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
-    :raises ValueError: if ``illegal_samples`` is negative.
+    :raises ValueError: if ``illegal_samples`` is negative or above :data:`MAX_ILLEGAL_SAMPLES`.
     """
     if not isinstance(state, GameState):
         raise TypeError(f"check_state() needs a GameState, got {type(state).__name__}")
-    samples = _check_count("illegal_samples", illegal_samples, 0)
+    samples = _check_count("illegal_samples", illegal_samples, 0, MAX_ILLEGAL_SAMPLES)
     _check(state, random.Random(seed), samples)
 
 
@@ -505,7 +515,9 @@ def check_ruleset(
     :param games: how many games to play.
     :param seed: the first game's seed; ``seed + games - 1`` must be below ``2**64``.
     :param max_moves: the most moves to play in one game.
-    :param illegal_samples: how many moves that are not legal to try in each state.
+    :param illegal_samples: how many moves that are not legal to try in each
+        state, at most :data:`MAX_ILLEGAL_SAMPLES`; each costs about one
+        refused ``apply_move``.
     :returns: how many games and moves were checked.
     :raises InvariantViolation: at the first broken invariant, with the game's
         seed, the moves that led there and the position string.
@@ -518,7 +530,7 @@ def check_ruleset(
         raise TypeError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
     count = _check_count("games", games, 0)
     cap = _check_count("max_moves", max_moves, 0)
-    samples = _check_count("illegal_samples", illegal_samples, 0)
+    samples = _check_count("illegal_samples", illegal_samples, 0, MAX_ILLEGAL_SAMPLES)
     check_seed(seed)
     if count:
         check_seed(seed + count - 1)
@@ -822,7 +834,9 @@ def check_game(
     :param games: how many games to play.
     :param seed: the first game's seed; ``seed + games - 1`` must be below ``2**64``.
     :param max_moves: the most moves to play in one game.
-    :param illegal_samples: how many moves that are not legal to try in each state.
+    :param illegal_samples: how many moves that are not legal to try in each
+        state, at most :data:`MAX_ILLEGAL_SAMPLES`; each costs about one
+        refused ``apply_move``.
     :returns: how many games and moves were checked, and how many games ended.
     :raises InvariantViolation: at the first broken invariant, with the game's
         name and seed and the moves that led there (its ``game``, ``seed`` and
@@ -835,7 +849,7 @@ def check_game(
     checked = check_card_game(game)
     count = _check_count("games", games, 0)
     cap = _check_count("max_moves", max_moves, 0)
-    samples = _check_count("illegal_samples", illegal_samples, 0)
+    samples = _check_count("illegal_samples", illegal_samples, 0, MAX_ILLEGAL_SAMPLES)
     check_seed(seed)
     if count:
         check_seed(seed + count - 1)

@@ -52,7 +52,7 @@ def test_python_dash_m_crapette_help_runs() -> None:
         [sys.executable, "-m", "crapette", "--help"], capture_output=True, text=True, timeout=60
     )
     assert result.returncode == 0
-    for command in ("play", "simulate", "show", "replay"):
+    for command in ("play", "simulate", "show", "replay", "analyse"):
         assert command in result.stdout
 
 
@@ -303,6 +303,146 @@ def test_replay_shows_a_record_up_to_its_first_illegal_move(
     assert "illegal move R1-F0 at index 1" in err
 
 
+def test_replay_does_not_keep_the_states(
+    record_file: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The states are made again for each use: a long record's replay does not hold them all.
+    kept: list[object] = []
+    real = GameRecord.states
+
+    def states(self: GameRecord) -> object:
+        iterator = real(self)
+        kept.append(iterator)
+        return iterator
+
+    monkeypatch.setattr(GameRecord, "states", states)
+    code, out, _ = run(["replay", "--all", str(record_file), "--html", "game.html"], capsys, monkeypatch)
+    assert code == 0 and out.count("F0 ") == 41
+    assert all(not isinstance(iterator, (list, tuple)) for iterator in kept) and len(kept) >= 3
+    assert Path("game.html").read_text(encoding="utf-8").count('"m":') == 40
+
+
+# analyse ----------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def random_game(tmp_path: Path) -> Path:
+    # A random bot's opening moves: the search finds better moves for some of them.
+    state = new_game("classic", 3)
+    states = [state]
+    bot = RandomBot(seed=5)
+    while len(states) <= 12:
+        state = apply_move(state, bot.choose(state))
+        states.append(state)
+    path = tmp_path / "random.json"
+    path.write_text(GameRecord.from_states(states, seed=3, players=("Ann", "Bob")).to_json(), encoding="utf-8")
+    return path
+
+
+def test_analyse_marks_mistakes_with_the_better_move_and_a_summary(
+    random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run(["analyse", str(random_game), "--playouts", "200"], capsys, monkeypatch)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "classic, seed 3, 12 moves, Ann (player 0) against Bob (player 1)"
+    marks = [line for line in lines if "mistake: " in line]
+    assert marks and all(" was better (value " in line and " points)" in line for line in marks)
+    assert lines[-2].startswith("Ann: ") and lines[-1].startswith("Bob: ")
+    assert f"{len(marks)} mistake" in lines[-2] + lines[-1] or "mistakes" in lines[-2]
+    assert "analysing: 12/12 moves (100%)" in err  # progress, a line now and then off a terminal
+
+
+def test_analyse_gives_the_same_marks_as_the_library_and_as_json(
+    random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from crapette.analysis import analyse
+    from crapette.bots import TreeSearchBot
+
+    code, out, _ = run(["analyse", str(random_game), "--playouts", "150", "--seed", "4", "--json", "--no-progress"],
+                       capsys, monkeypatch)
+    assert code == 0
+    report = json.loads(out)
+    record = GameRecord.from_json(random_game.read_text(encoding="utf-8"))
+    expected = analyse(record, bot=TreeSearchBot(seed=4, playouts=150))
+    assert report["complete"] and report["playouts"] == 150
+    assert [(r["index"], r["played"], r["best"], r["mistake"]) for r in report["reviews"]] == [
+        (r.index, str(r.played), str(r.best), r.mistake) for r in expected
+    ]
+
+
+def test_analyse_one_player_and_every_move(
+    random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(["analyse", str(random_game), "--playouts", "100", "--player", "1", "--all", "--no-progress"],
+                       capsys, monkeypatch)
+    assert code == 0
+    moves = [line for line in out.splitlines() if line.startswith("move ")]
+    assert moves and all("(Bob)" in line for line in moves)
+    assert out.splitlines()[-1].startswith("Bob: ") and "Ann: " not in out
+
+
+def test_analyse_writes_a_replay_page_with_the_marks(
+    random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(["analyse", str(random_game), "--playouts", "200", "--html", "marks.html", "--no-progress"],
+                       capsys, monkeypatch)
+    assert code == 0 and "wrote marks.html" in out
+    page = Path("marks.html").read_text(encoding="utf-8")
+    ET.fromstring(page)
+    marks = [line.split("mistake: ", 1)[1] for line in out.splitlines() if "mistake: " in line]
+    assert marks and all(mark.split(" (")[0] in page for mark in marks)
+    assert page.count('"m":') == 12
+
+
+def test_analyse_keeps_what_it_found_when_interrupted(
+    random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from crapette import analysis
+
+    real = analysis.reviews
+
+    def stopped(*args: object, **kwargs: object) -> object:
+        for count, review in enumerate(real(*args, **kwargs)):  # type: ignore[arg-type]
+            if count == 3:
+                raise KeyboardInterrupt
+            yield review
+
+    monkeypatch.setattr("crapette.cli.reviews", stopped)
+    code, out, err = run(["analyse", str(random_game), "--playouts", "50", "--all", "--no-progress"],
+                         capsys, monkeypatch)
+    assert code == 130
+    assert sum(line.startswith("move ") for line in out.splitlines()) == 3
+    assert out.splitlines()[-2].startswith("Ann: ") and "interrupted (analysed " in err and " of 12 moves)" in err
+
+
+def test_analyse_stops_at_an_illegal_move_after_the_moves_before_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "illegal.json"
+    path.write_text(GameRecord("classic", seed=3, moves=["T2-T3", "T7-T2", "R1-F0"]).to_json(), encoding="utf-8")
+    code, out, err = run(["analyse", str(path), "--playouts", "50", "--all", "--no-progress"], capsys, monkeypatch)
+    assert code == 1
+    assert "move    2 (player 0): T7-T2" in out
+    assert "stops being playable" in err and "illegal move R1-F0 at index 2" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--threshold", "2"], "expected a number from 0 to 1, got 2"),
+        (["--level", "hard"], "invalid choice: 'hard'"),
+        (["--playouts", "0"], "expected a number of at least 1, got 0"),
+    ],
+)
+def test_analyse_refuses_bad_options(
+    random_game: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    code, _, err = run(["analyse", str(random_game), *argv], capsys, monkeypatch)
+    assert code == 2 and message in err
+
+
 # play -------------------------------------------------------------------------------------------
 
 
@@ -517,6 +657,16 @@ class NeedsArguments:
 class Failing:
     def choose(self, state):
         raise RuntimeError("no idea")
+
+class Impatient:
+    # Plays the first legal move; the 25th time it is asked, Ctrl-C.
+    asked = 0
+
+    def choose(self, state):
+        Impatient.asked += 1
+        if Impatient.asked == 25:
+            raise KeyboardInterrupt
+        return legal_moves(state)[0]
 """
 
 
@@ -541,6 +691,16 @@ def test_simulate_plays_a_bot_of_your_own_as_module_colon_class(
     assert json.loads(out)["bots"] == [f"{user_bots}:FirstBot", "GreedyBot()"]  # the same in every run
     code, out, _ = run(["simulate", "--games", "2", "--bots", f"random:5,{user_bots}:instance", "--json"], capsys, monkeypatch)
     assert code == 0 and json.loads(out)["bots"][0] == "RandomBot(seed=5)"
+
+
+def test_simulate_prints_the_games_played_when_interrupted(
+    user_bots: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["simulate", "--games", "6", "--max-moves", "20", "--bots", f"{user_bots}:Impatient,greedy", "--no-progress"]
+    code, out, err = run(argv, capsys, monkeypatch)
+    assert code == 130
+    assert "classic, 1 game from seed 0" in out  # the first game finished before the 25th move of the bot
+    assert err == "crapette simulate: interrupted after 1 of 6 games; the summary counts those games\n"
 
 
 def test_play_against_a_bot_of_your_own(

@@ -101,6 +101,7 @@ def test_check_state_passes_on_states_of_a_played_game() -> None:
         ({"games": -1}, ValueError, "games must be >= 0"),
         ({"max_moves": -5}, ValueError, "max_moves must be >= 0"),
         ({"illegal_samples": 1.5}, TypeError, "illegal_samples must be an int"),
+        ({"illegal_samples": 10**12}, ValueError, "illegal_samples must be <= 1000, got 1000000000000"),
         ({"seed": -1}, ValueError, "seed must be an int"),
         ({"seed": 2**64 - 1, "games": 2}, ValueError, "seed must be an int"),
     ],
@@ -110,6 +111,15 @@ def test_check_ruleset_refuses_bad_arguments(kwargs: dict[str, Any], error: type
     arguments.update(kwargs)
     with pytest.raises(error, match=message):
         check_ruleset(**arguments)
+
+
+def test_check_state_bounds_illegal_samples() -> None:
+    from crapette.testing import MAX_ILLEGAL_SAMPLES
+
+    state = new_game("classic", seed=2)
+    check_state(state, illegal_samples=MAX_ILLEGAL_SAMPLES)  # more than there are moves to try: all of them
+    with pytest.raises(ValueError, match=r"illegal_samples must be <= 1000, got 1001$"):
+        check_state(state, illegal_samples=MAX_ILLEGAL_SAMPLES + 1)
 
 
 def test_check_state_refuses_what_is_not_a_state() -> None:

@@ -207,7 +207,7 @@ def test_a_rules_text_sets_the_rules(server: Client) -> None:
         ({"seed": "12"}, "'seed' must be a whole number"),
         ({"seed": True}, "'seed' must be a whole number"),
         ({"seed": 1.5}, "'seed' must be a whole number"),
-        ({"bot": "chess"}, "'bot' must be one of random, greedy, search, got 'chess'"),
+        ({"bot": "chess"}, "'bot' must be one of random, greedy, search, search:easy, search:normal, search:strong, got 'chess'"),
         ({"seat": 2}, "'seat' must be one of 0, 1, got 2"),
         ({"seat": "0"}, "'seat' must be one of 0, 1"),
         ({"colour": "red"}, "unknown field 'colour'"),
