@@ -171,6 +171,50 @@ def latencies(rules: RuleSet, repeats: int = 5) -> tuple[float, float]:
     return statistics.median(lm), statistics.median(am)
 
 
+def search_playouts(rules: RuleSet, seconds: float) -> tuple[float, float | None]:
+    """What the search bots spend their time on, for about ``seconds`` each.
+
+    Returns the greedy playout moves per second (the policy both search bots play
+    on with, ``_fast_move`` then ``apply_move``, from the mid-game positions of
+    :func:`midgame_positions` to the end of the game or 300 moves) and the tree
+    search's iterations per second at the root of those positions (None where
+    :class:`~crapette.bots.TreeSearchBot` does not exist).
+    """
+    from crapette import bots
+
+    fast_move = bots._fast_move  # the private playout policy: what the search spends its time in
+    starts = [parse_position(p) for p in midgame_positions(rules)]
+
+    def playout(state: Any) -> int:
+        count = 0
+        while not state.is_over and count < 300:
+            state = apply_move(state, fast_move(state))
+            count += 1
+        return count
+
+    playout_rate = _per_second(seconds, starts, playout)
+    tree = getattr(bots, "TreeSearchBot", None)
+    if tree is None:
+        return playout_rate, None
+    searcher = tree(seed=0, playouts=100)
+    return playout_rate, _per_second(seconds, starts, lambda state: searcher.search(state).playouts)
+
+
+def _per_second(seconds: float, starts: list[Any], work: Any) -> float:
+    """How many units ``work(state)`` gets done a second, cycling through ``starts`` for about ``seconds``."""
+    done = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    index = 0
+    while elapsed < seconds:
+        state = starts[index % len(starts)]
+        index += 1
+        if not state.is_over:
+            done += work(state)
+        elapsed = time.perf_counter() - start
+    return done / elapsed
+
+
 def memory_of_long_game(rules: RuleSet, length: int = 1000) -> tuple[int, int]:
     """Bytes allocated to keep every state of a ``length``-move game; returns (bytes, seed)."""
     seed = 0
@@ -215,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         lm, am = latencies(rules)
         mem, seed = memory_of_long_game(rules)
         direct, protocol = protocol_overhead(rules, args.seconds)
+        playout_rate, iteration_rate = search_playouts(rules, args.seconds)
         results[name] = {
             "moves_per_s": rate,
             "ratio_to_python_chess": None if chess_rate is None else rate / chess_rate,
@@ -225,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
             "interleaved_direct_moves_per_s": direct,
             "protocol_moves_per_s": protocol,
             "protocol_ratio": protocol / direct,
+            "greedy_playout_moves_per_s": playout_rate,
+            "tree_search_iterations_per_s": iteration_rate,
         }
     if args.json:
         print(json.dumps(results, indent=2))
@@ -253,6 +300,13 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:<8} {row['protocol_moves_per_s']:>10,.0f} moves/s through the protocol, "
             f"{row['interleaved_direct_moves_per_s']:>10,.0f} direct: {row['protocol_ratio']:.3f}x"
         )
+    print("\nwhat the search bots spend their time on: greedy playout moves (the policy they")
+    print("play on with) and the tree search's iterations, from mid-game positions:")
+    for name in PRESETS:
+        row = results[name]
+        iterations = row["tree_search_iterations_per_s"]
+        tree = "-" if iterations is None else f"{iterations:,.0f}"
+        print(f"{name:<8} {row['greedy_playout_moves_per_s']:>10,.0f} playout moves/s, {tree:>7} tree search iterations/s")
     return 0
 
 

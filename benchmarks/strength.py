@@ -27,7 +27,7 @@ import sys
 import time
 from typing import Any
 
-from crapette import apply_move, new_game, parse_rules
+from crapette import apply_move, legal_moves, new_game, parse_rules
 from crapette.bots import Bot, make_bot
 from crapette.simulation import simulate, wilson_interval
 
@@ -70,8 +70,9 @@ def decision_times(rules: Any, bots: tuple[Bot, Bot], deals: int, seed: int, mov
                 index = first if seat == 0 else 1 - first
                 start = time.perf_counter()
                 move = seats[seat].choose(state)
-                spent[index] += time.perf_counter() - start
-                made[index] += 1
+                if len(legal_moves(state)) > 1:
+                    spent[index] += time.perf_counter() - start
+                    made[index] += 1
                 state = apply_move(state, move)
     return [spent[i] / made[i] if made[i] else 0.0 for i in (0, 1)]
 
@@ -97,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     executor = concurrent.futures.ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     try:
         report = simulate(
-            rules, bots, games=args.games, seed=args.seed, executor=executor, max_moves=args.max_moves
+            rules, bots, games=args.games, seed=args.seed, executor=executor, max_moves=args.max_moves,
+            progress=not args.json,
         )
     finally:
         if executor is not None:

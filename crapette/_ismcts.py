@@ -2,8 +2,8 @@
 
 The bot sees the public view only. It builds one tree of move sequences for
 the information set it is in (single-observer ISMCTS, Cowling, Powley and
-Whitehouse 2012): each iteration deals the unseen cards afresh into the
-face-down slots (a determinization), walks down the tree choosing among the
+Whitehouse 2012): each iteration deals the unseen cards into the face-down
+slots (a determinization, taken in turn from a pool of deals), walks down the tree choosing among the
 moves legal in that deal, adds one node, plays on with a fast greedy policy to
 the end of the following turn, scores the result and backs it up. Because
 all deals share one tree, what a move is worth is averaged over the deals
@@ -32,7 +32,7 @@ from ._view import PublicView, view
 __all__ = ["LEVELS", "MoveValue", "SearchResult", "TreeSearchBot"]
 
 #: The difficulty levels: playouts per decision (the budget is a count, so a
-#: level plays the same on any machine; ``normal`` answers in about 0.2 s).
+#: level plays the same on any machine; ``normal`` answers in about 0.1 s).
 LEVELS: dict[str, int] = {"easy": 150, "normal": 1200, "strong": 4800}
 
 #: The exploration constant of UCB1 for rewards in [0, 1].
@@ -45,10 +45,6 @@ _ROLLOUT_LIMIT = 80
 _USEFUL_MARGIN = 0.15
 #: The deals of the unseen cards a search draws and reuses in turn.
 _WORLDS = 24
-#: Whether the tree holds the root player's moves of this turn only (the opponent's turn is played out).
-_OWN_TURN_ONLY = False
-#: Whether the tree leaves out, below the root, the moves between tableau piles that open nothing.
-_PRUNE_SHUFFLES = False
 #: What a move between tableau piles costs in the tree, in reward: such a move
 #: must gain at least this much, so the bot never moves cards to and fro.
 _SHUFFLE_COST = 0.02
@@ -193,10 +189,11 @@ class SearchResult:
 
 
 class TreeSearchBot:
-    """Information-set Monte Carlo tree search: the strongest bot of crapette.
+    """Information-set Monte Carlo tree search: a bot that searches across turns, within a budget.
 
-    It sees only the public view. Each of its ``playouts`` iterations deals the
-    unseen cards afresh, walks one shared tree of move sequences (own moves and
+    It sees only the public view. Each of its ``playouts`` iterations takes the
+    next of a pool of 24 deals of the unseen cards, made once a decision (so the
+    moves are compared in the same deals), walks one shared tree of move sequences (own moves and
     the opponent's, across turns) choosing by UCB1 among the moves legal in
     that deal, grows the tree by one node, plays on with the greedy policy to
     the end of the following turn, and scores the position: the opponent's
@@ -346,10 +343,8 @@ class _Search:
         path = [node]
         state = self.worlds[number % len(self.worlds)]
         shuffles = 0
-        while state._engine[0] is None and (state.current_player == player or not _OWN_TURN_ONLY):
+        while state._engine[0] is None:
             legal: Sequence[Move] = legal_moves(state)
-            if _PRUNE_SHUFFLES and node is not self.root and len(legal) > 1:
-                legal = _worth_trying(state, legal)
             children = node.children
             move = first
             first = None
@@ -458,12 +453,6 @@ def _opens(state: GameState, move: Move) -> bool:
     sources, home = _progress(state)
     new_sources, new_home = _progress(after)
     return bool(new_sources - sources) or new_home > home
-
-
-def _worth_trying(state: GameState, legal: Sequence[Move]) -> Sequence[Move]:
-    """The legal moves but those between tableau piles that open nothing (see :func:`_opens`)."""
-    kept = [m for m in legal if not _is_shuffle(m) or _opens(state, m)]
-    return kept or legal
 
 
 def _is_shuffle(move: Move) -> bool:

@@ -173,7 +173,7 @@ def analyse(
     """Review every move of ``record`` made where the player had a choice.
 
     ``bot`` is the search to judge with: the strong level by default (about
-    a second a position); pass ``TreeSearchBot.at_level("normal")`` for a
+    half a second a position); pass ``TreeSearchBot.at_level("normal")`` for a
     quicker look. Each position
     is searched with every legal move tried at least ``every_move`` times, so
     that the move played has a value even if the search would not have tried

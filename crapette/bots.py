@@ -741,7 +741,8 @@ def make_bot(name: str, seed: int = 0, *, game: object = None) -> Bot:
     ``"random"``, ``"greedy"`` and ``"search"`` are :class:`RandomBot`,
     :class:`GreedyBot` and :class:`SearchBot`; ``"search:easy"``,
     ``"search:normal"`` and ``"search:strong"`` the tree search,
-    :class:`TreeSearchBot`, at those levels (monotone in strength and in time).
+    :class:`TreeSearchBot`, at those levels (each takes about four to eight
+    times as long as the one before; the play page gives their measured strength).
     ``game`` is the game it plays (None for Crapette; see :class:`RandomBot`);
     the greedy bot and the tree search play Crapette only.
 

@@ -11,7 +11,8 @@ import pytest
 
 USER_SCRIPT = '''
 from crapette import GameState, Move, apply_move, legal_moves, new_game
-from crapette.bots import TreeSearchBot
+from crapette.bots import GreedyBot, TreeSearchBot
+from crapette.simulation import SimulationReport, simulate
 
 
 def first_moves(seed: int) -> list[Move]:
@@ -24,7 +25,11 @@ def first_moves(seed: int) -> list[Move]:
     return played
 
 
-print(first_moves(1), TreeSearchBot.at_level("easy"))
+def match() -> SimulationReport:
+    return simulate("classic", (TreeSearchBot.at_level("easy"), GreedyBot()), games=2)
+
+
+print(first_moves(1), TreeSearchBot.at_level("easy"), match)
 '''
 
 
