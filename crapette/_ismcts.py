@@ -21,13 +21,13 @@ from collections.abc import Sequence
 
 import attrs
 
-from ._cards import ALL_CARDS, Card
+from ._cards import Card
 from ._engine import _make, apply_move, legal_moves
 from ._errors import brief
 from ._moves import Move, MoveStack, Play
 from ._rules import LoadTarget
 from ._state import H0, R0, T0, W0, GameState
-from ._view import PublicView, view
+from ._view import PublicView, _unseen, view
 
 __all__ = ["LEVELS", "MoveValue", "SearchResult", "TreeSearchBot"]
 
@@ -77,12 +77,7 @@ class _Sampler:
 
     def __init__(self, v: PublicView) -> None:
         self.view = v
-        seen: set[Card] = set()
-        for group in (v.foundations, v.tableau, v.wastes):
-            for pile in group:
-                seen.update(pile)
-        seen.update(top for top in v.reserve_tops if top is not None)
-        unseen = [card for card in ALL_CARDS if card not in seen]
+        unseen = _unseen(v)
         rules = v.rules
         loaded = {R0: LoadTarget.RESERVE in rules.load_targets, H0: LoadTarget.WASTE in rules.load_targets}
         self.own: list[tuple[list[Card], list[tuple[int, int]]]] = []

@@ -6,7 +6,7 @@ from typing import Any
 
 import attrs
 
-from ._cards import Card
+from ._cards import ALL_CARDS, Card
 from ._engine import legal_moves as _legal_moves
 from ._moves import Move
 from ._rules import RuleSet
@@ -213,3 +213,13 @@ def view(state: GameState) -> PublicView:
         outcome=state.outcome,
         legal_moves=_legal_moves(state),
     )
+
+
+def _unseen(v: PublicView) -> list[Card]:
+    """The cards nobody can see in ``v`` (the face-down ones), in the order of ``ALL_CARDS``."""
+    seen: set[Card] = set()
+    for group in (v.foundations, v.tableau, v.wastes):
+        for pile in group:
+            seen.update(pile)
+    seen.update(top for top in v.reserve_tops if top is not None)
+    return [card for card in ALL_CARDS if card not in seen]

@@ -41,13 +41,13 @@ import zlib
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ._cards import ALL_CARDS, Card
+from ._cards import Card
 from ._engine import apply_move, legal_moves
 from ._errors import brief
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Play
 from ._rules import LoadTarget, Scoring
 from ._state import H0, R0, W0, GameState, PileKind
-from ._view import PublicView, view
+from ._view import PublicView, _unseen, view
 from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
 
 __all__ = [
@@ -206,12 +206,7 @@ def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     """
     if not isinstance(v, PublicView):
         raise TypeError(f"determinize() expects a PublicView, got {type(v).__name__}")
-    seen: set[Card] = set()
-    for group in (v.foundations, v.tableau, v.wastes):
-        for pile in group:
-            seen.update(pile)
-    seen.update(top for top in v.reserve_tops if top is not None)
-    unseen = [card for card in ALL_CARDS if card not in seen]
+    unseen = _unseen(v)
     rules = v.rules
     foreign = {
         _R: LoadTarget.RESERVE in rules.load_targets,

@@ -31,7 +31,7 @@ from typing import NamedTuple, TextIO
 from xml.sax.saxutils import escape
 
 from ._errors import brief
-from ._cards import ALL_CARDS, Card, Colour, Rank, Suit
+from ._cards import Card, Colour, Rank, Suit
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._rules import RuleSet, TableauSources
 from ._state import ALL_PILES, GameState, Pile, PileKind

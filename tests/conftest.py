@@ -8,9 +8,12 @@ goes to the bottom of its own deck's player's hand (or waste, or reserve: see
 
 from __future__ import annotations
 
+import io
 import os
 import random
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Union
 
 from hypothesis import HealthCheck, settings
@@ -194,3 +197,33 @@ def play(state: GameState, *moves: str) -> GameState:
     for text in moves:
         state = apply_move(state, parse_move(text))
     return state
+
+
+# The games of examples/games ---------------------------------------------------------------------
+
+#: The folder of the example games; their tests put it on ``sys.path``, as running one as a script does.
+GAMES = Path(__file__).resolve().parent.parent / "examples" / "games"
+sys.path.insert(0, str(GAMES))
+
+
+def deck_cards(text: str) -> tuple[Card, ...]:
+    """Cards of one 52-card deck written as the example games write them, separated by spaces."""
+    import gamekit
+
+    return tuple(gamekit.parse_one_deck_card(t) for t in text.split())
+
+
+def run_game(main: Callable[..., int], argv: list[str], inputs: Iterable[str]) -> str:
+    """Run an example game's ``main(argv, ask=..., out=...)`` on ``inputs`` (EOF after the last) and return what it wrote."""
+    out = io.StringIO()
+    lines = iter(inputs)
+
+    def ask(prompt: str) -> str:
+        out.write(prompt)
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    assert main(argv, ask=ask, out=out) == 0
+    return out.getvalue()

@@ -6,14 +6,13 @@ import io
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crapette import Game, GameRecord, apply_move, legal_moves, new_game
+from crapette import Game, GameRecord, apply_move, new_game
 from crapette._record import MAX_RECORD_LENGTH
 from crapette.bots import GreedyBot
 from crapette.cli import MAX_LINE, MAX_RECORD_BYTES, main

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from crapette import ALL_CARDS, InvalidRulesError, ParseError, RuleSet, new_game, shuffled_deck
+from crapette import ALL_CARDS, ParseError, RuleSet, new_game, shuffled_deck
 
 from conftest import cards
 

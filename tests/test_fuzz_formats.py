@@ -33,7 +33,6 @@ from crapette import (
     parse_position,
     parse_record,
     parse_rules,
-    rules_to_text,
 )
 from conftest import play_random
 from crapette.strategies import presets, rulesets

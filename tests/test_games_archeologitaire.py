@@ -12,10 +12,9 @@ import random
 import subprocess
 import sys
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 import pytest
-from conftest import examples
+from conftest import GAMES, deck_cards, examples, run_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,16 +23,13 @@ from crapette.bots import RandomBot
 from crapette.simulation import simulate
 from crapette.testing import check_game
 
-GAMES = Path(__file__).resolve().parent.parent / "examples" / "games"
-sys.path.insert(0, str(GAMES))  # as running a script of examples/games does
 
 import archeologitaire as arch  # noqa: E402
 import gamekit  # noqa: E402
 from archeologitaire import ArcheoState, apply_move, legal_moves, new_game, parse_move  # noqa: E402
 
 
-def cards(text: str) -> tuple[Card, ...]:
-    return tuple(gamekit.parse_one_deck_card(t) for t in text.split())
+cards = deck_cards
 
 
 def make(
@@ -404,18 +400,7 @@ def test_solve_counts_wins_and_cards() -> None:
 
 
 def run_main(argv: list[str], inputs: Iterable[str]) -> str:
-    out = io.StringIO()
-    lines = iter(inputs)
-
-    def ask(prompt: str) -> str:
-        out.write(prompt)
-        try:
-            return next(lines)
-        except StopIteration:
-            raise EOFError from None
-
-    assert arch.main(argv, ask=ask, out=out) == 0
-    return out.getvalue()
+    return run_game(arch.main, argv, inputs)
 
 
 def test_a_game_in_the_terminal_plays_to_the_end_and_survives_bad_input() -> None:

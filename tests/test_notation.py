@@ -23,7 +23,6 @@ from crapette import (
     Ending,
     FirstPlayer,
     FoundationPlays,
-    GameState,
     LoadTarget,
     Match,
     Move,

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import random
 
 import attrs
 import pytest
 
 from crapette import (
-    GameState,
     InvalidRulesError,
     InvalidStateError,
     LoadTarget,
@@ -18,7 +16,6 @@ from crapette import (
     new_game,
     parse_position,
     parse_rules,
-    rules_to_text,
 )
 from conftest import random_states
 from crapette._position import MAX_POSITION_LENGTH

@@ -11,7 +11,6 @@ import importlib.util
 import json
 import random
 import sys
-import textwrap
 from pathlib import Path
 from types import ModuleType
 from collections.abc import Iterator

@@ -37,7 +37,7 @@ import attrs
 from crapette import Card, IllegalMoveError, ParseError, Suit
 
 import gamekit
-from gamekit import card_text
+from gamekit import MoveText, card_text
 
 __all__ = [
     "name",
@@ -90,29 +90,23 @@ def _red(card: Card) -> bool:
 
 
 @attrs.frozen(repr=False)
-class Draw:
+class Draw(MoveText):
     """Rule 1: the top card of the deck-pile goes face up onto the discard pile."""
 
     def __str__(self) -> str:
         return "draw"
 
-    def __repr__(self) -> str:
-        return "parse_move('draw')"
-
 
 @attrs.frozen(repr=False)
-class Recycle:
+class Recycle(MoveText):
     """Rule 6: the empty deck-pile is replaced by the discard pile, turned over."""
 
     def __str__(self) -> str:
         return "recycle"
 
-    def __repr__(self) -> str:
-        return "parse_move('recycle')"
-
 
 @attrs.frozen(repr=False)
-class Flip:
+class Flip(MoveText):
     """Rule 5: turn up the face-down top card of tableau pile ``pile`` (0-6, written T1-T7)."""
 
     pile: int = attrs.field(validator=attrs.validators.in_(range(PILES)))
@@ -120,12 +114,9 @@ class Flip:
     def __str__(self) -> str:
         return f"flip T{self.pile + 1}"
 
-    def __repr__(self) -> str:
-        return f"parse_move({str(self)!r})"
-
 
 @attrs.frozen(repr=False)
-class Shift:
+class Shift(MoveText):
     """Rules 2-4: ``count`` cards from ``source`` (a tableau pile 0-6, or 7: the discard pile)
     to ``target`` (a tableau pile 0-6, or 7: the suit pile of the card's suit)."""
 
@@ -137,9 +128,6 @@ class Shift:
         src = "W" if self.source == WASTE else f"T{self.source + 1}"
         dst = "F" if self.target == FOUNDATION else f"T{self.target + 1}"
         return f"{src}-{dst}" + (f"x{self.count}" if self.count > 1 else "")
-
-    def __repr__(self) -> str:
-        return f"parse_move({str(self)!r})"
 
 
 DRAW = Draw()

@@ -34,7 +34,7 @@ import attrs
 from crapette import Card, IllegalMoveError, ParseError
 
 import gamekit
-from gamekit import card_text, sorted_cards
+from gamekit import MoveText, card_text, sorted_cards
 
 __all__ = [
     "name",
@@ -102,7 +102,7 @@ def _are_cards(_instance: object, attribute: Any, value: tuple[Card, ...]) -> No
 
 
 @attrs.frozen(repr=False)
-class Draw:
+class Draw(MoveText):
     """Withdraw ``count`` cards (1 or 2) from the top of the withdrawal deck."""
 
     count: int = attrs.field(validator=attrs.validators.in_((1, 2)))
@@ -110,23 +110,17 @@ class Draw:
     def __str__(self) -> str:
         return "draw" if self.count == 1 else "draw2"
 
-    def __repr__(self) -> str:
-        return f"parse_move({str(self)!r})"
-
 
 @attrs.frozen(repr=False)
-class TakeDiscard:
+class TakeDiscard(MoveText):
     """Withdraw the top card of the discard pile."""
 
     def __str__(self) -> str:
         return "take"
 
-    def __repr__(self) -> str:
-        return "parse_move('take')"
-
 
 @attrs.frozen(repr=False)
-class BankCards:
+class BankCards(MoveText):
     """Bank these cards (1, 2 or 4 of them, in deck order): a pair's, a trio's or a quad's bank."""
 
     cards: tuple[Card, ...] = attrs.field(converter=tuple, validator=_are_cards)
@@ -134,21 +128,15 @@ class BankCards:
     def __str__(self) -> str:
         return "bank " + " ".join(card_text(c) for c in self.cards)
 
-    def __repr__(self) -> str:
-        return f"parse_move({str(self)!r})"
-
 
 @attrs.frozen(repr=False)
-class Discard:
+class Discard(MoveText):
     """Discard ``card`` face up onto the discard pile: the end of the turn."""
 
     card: Card = attrs.field(validator=_is_card)
 
     def __str__(self) -> str:
         return f"discard {card_text(self.card)}"
-
-    def __repr__(self) -> str:
-        return f"parse_move({str(self)!r})"
 
 
 DRAW = Draw(1)

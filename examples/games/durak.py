@@ -35,7 +35,7 @@ import attrs
 from crapette import Card, IllegalMoveError, ParseError, Suit
 
 import gamekit
-from gamekit import card_text, sorted_cards
+from gamekit import MoveText, card_text, sorted_cards
 
 __all__ = [
     "name",
@@ -111,7 +111,7 @@ def _is_card(_instance: object, attribute: Any, value: object) -> None:
 
 
 @attrs.frozen(repr=False)
-class PlayCard:
+class PlayCard(MoveText):
     """Play ``card``: an attack by the attacker, a defence against the last attack by the defender."""
 
     card: Card = attrs.field(validator=_is_card)
@@ -119,30 +119,21 @@ class PlayCard:
     def __str__(self) -> str:
         return card_text(self.card)
 
-    def __repr__(self) -> str:
-        return f"parse_move({str(self)!r})"
-
 
 @attrs.frozen(repr=False)
-class Done:
+class Done(MoveText):
     """The attacker ends the bout: every attack is beaten and goes to the discard pile."""
 
     def __str__(self) -> str:
         return "done"
 
-    def __repr__(self) -> str:
-        return "parse_move('done')"
-
 
 @attrs.frozen(repr=False)
-class Take:
+class Take(MoveText):
     """The defender picks up every card on the table."""
 
     def __str__(self) -> str:
         return "take"
-
-    def __repr__(self) -> str:
-        return "parse_move('take')"
 
 
 DONE = Done()

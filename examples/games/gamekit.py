@@ -33,6 +33,7 @@ __all__ = [
     "DECK",
     "Command",
     "Frontend",
+    "MoveText",
     "card_text",
     "default_bot",
     "main",
@@ -45,6 +46,18 @@ __all__ = [
 
 #: One 52-card deck, in crapette's order: clubs, diamonds, hearts, spades; Ace to King in each.
 DECK: tuple[Card, ...] = ALL_CARDS[:52]
+
+
+class MoveText:
+    """A move whose repr is the call that reads its notation back, ``parse_move('...')``.
+
+    A game's move classes derive from it and write their notation with ``__str__``.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"parse_move({str(self)!r})"
 
 
 def card_text(card: Card) -> str:
