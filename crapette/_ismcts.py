@@ -3,13 +3,13 @@
 The bot sees the public view only. It builds one tree of move sequences for
 the information set it is in (single-observer ISMCTS, Cowling, Powley and
 Whitehouse 2012): each iteration deals the unseen cards into the face-down
-slots (a determinization, taken in turn from a pool of deals), walks down the tree choosing among the
-moves legal in that deal, adds one node, plays on with a fast greedy policy to
-the end of the following turn, scores the result and backs it up. Because
-all deals share one tree, what a move is worth is averaged over the deals
-rather than decided in each deal separately, which is what makes plain
-determinized search overrate moves that only work when a hidden card is
-where it hopes (strategy fusion).
+slots (a determinization, taken in turn from a pool of deals), walks down the
+tree choosing among the moves legal in that deal, adds one node, plays on with
+a fast greedy policy to the end of the following turn, scores the result and
+backs it up. Because all deals share one tree, what a move is worth is
+averaged over the deals rather than decided in each deal separately, which is
+what makes plain determinized search overrate moves that only work when a
+hidden card is where it hopes (strategy fusion).
 """
 
 from __future__ import annotations
@@ -186,16 +186,15 @@ class SearchResult:
 class TreeSearchBot:
     """Information-set Monte Carlo tree search: a bot that searches across turns, within a budget.
 
-    It sees only the public view. Each of its ``playouts`` iterations takes the
-    next of a pool of 24 deals of the unseen cards, made once a decision (so the
-    moves are compared in the same deals), walks one shared tree of move sequences (own moves and
-    the opponent's, across turns) choosing by UCB1 among the moves legal in
-    that deal, grows the tree by one node, plays on with the greedy policy to
-    the end of the following turn, and scores the position: the opponent's
-    penalty minus its own under the rules' scoring, as a win chance through a
-    logistic curve, or 1 and 0 for a game won or lost. It plays the move tried
-    most. A position with one legal move, or only foundation plays, costs
-    nothing.
+    It sees only the public view. Each of its ``playouts`` iterations takes the next of
+    a pool of 24 deals of the unseen cards, made once a decision (so the moves are
+    compared in the same deals), walks one shared tree of move sequences (own moves and
+    the opponent's, across turns) choosing by UCB1 among the moves legal in that deal,
+    grows the tree by one node, plays on with the greedy policy to the end of the
+    following turn, and scores the position: the opponent's penalty minus its own under
+    the rules' scoring, as a win chance through a logistic curve, or 1 and 0 for a game
+    won or lost. It plays the move tried most. A position with one legal move, or only
+    foundation plays, costs nothing.
 
     Give the budget as ``playouts`` (the same answer in any process, on any
     machine: the generator is seeded by ``seed`` and the view) or as
