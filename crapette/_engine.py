@@ -23,12 +23,14 @@ from ._parts import Build, DownAlternating, accepted_masks
 from ._rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
 from ._state import (
     ALL_PILES,
+    F0,
     FOUND,
     H0,
     LEGAL,
     NUM_PILES,
     OUTCOME,
     R0,
+    SEEN,
     T0,
     TAB0,
     TAB1,
@@ -111,6 +113,8 @@ class _Plan:
         "alt_mask",
         "symmetric",
         "self_accepting",
+        "revisits",
+        "groups",
     )
 
     def __init__(self, rules: RuleSet, player: int) -> None:
@@ -162,6 +166,30 @@ class _Plan:
         self.drawn_first = rules.drawn_first
         self.limit = rules.move_limit
         self.endings = rules.endings
+        self.revisits = rules.revisits
+        self.groups = tuple(g for g in pile_groups(rules) if g[0] >= T0)
+
+
+@functools.lru_cache(maxsize=128)
+def pile_groups(rules: RuleSet) -> tuple[tuple[int, ...], ...]:
+    """The groups of interchangeable piles (by id): the foundations, then tableau piles alike for both players.
+
+    Two tableau piles are alike when each player builds on them by the same
+    rule and may (or may not) move from both. Under rules with endings of
+    one's own, which may look at any pile, every pile is a group of its own.
+    """
+    if rules.endings:
+        return tuple((i,) for i in range(T0 + 8))
+    builds = (rules.own_tableau_build, rules.opponent_tableau_build)
+
+    def role(pile: int, mover: int) -> tuple[Build, bool]:
+        mine = pile // 4 == mover
+        return (builds[0] if mine else builds[1], mine or rules.tableau_sources is TableauSources.ALL)
+
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for pile in range(8):
+        groups.setdefault((role(pile, 0), role(pile, 1)), []).append(T0 + pile)
+    return (tuple(range(F0, F0 + 8)), *(tuple(g) for g in groups.values()))
 
 
 _PLANS: dict[RuleSet, tuple[_Plan, _Plan]] = {}
@@ -231,7 +259,7 @@ def _make(
     _set_exhausted(state, exhausted)
     _set_played(state, played)
     _set_counters(state, counters)
-    _set_engine(state, [None, None, None, found, tab0, tab1])
+    _set_engine(state, [None, None, None, found, tab0, tab1, None])
     return state
 
 
@@ -525,9 +553,52 @@ def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
                 moves.append(END_TURN)
         elif piles[plan.hand] or piles[plan.waste]:
             moves.append(DRAW)
+    if not plan.revisits:
+        moves = _unvisited(state, plan, moves)
     if not moves:
         return (PASS,)
     return tuple(moves)
+
+
+def _after_tableau(piles: Piles, move: Move) -> list[tuple[Card, ...]]:
+    """The tableau after a move between two tableau piles."""
+    k = move.count if type(move) is MoveStack else 1
+    source = move.source.id  # type: ignore[attr-defined]
+    target = move.target.id  # type: ignore[attr-defined]
+    tableau = list(piles[T0:R0])
+    cards = tableau[source - T0]
+    tableau[target - T0] = tableau[target - T0] + cards[-k:]
+    tableau[source - T0] = cards[:-k]
+    return tableau
+
+
+def _shape(plan: _Plan, tableau: Sequence[tuple[Card, ...]]) -> tuple[frozenset[tuple[Card, ...]], ...]:
+    """A tableau with the order of interchangeable piles forgotten."""
+    return tuple(frozenset(tableau[i - T0] for i in group if tableau[i - T0]) for group in plan.groups)
+
+
+def _shuttles(move: Move) -> bool:
+    """True for a move between two tableau piles: the only kind that can recreate a position in a turn."""
+    cls = type(move)
+    if cls is MoveStack:
+        return True
+    return cls is Play and T0 <= move.target.id < R0 and T0 <= move.source.id < R0  # type: ignore[attr-defined]
+
+
+def _revisit(state: GameState, plan: _Plan, move: Move) -> bool:
+    """True if ``move`` (between two tableau piles) recreates a position reached since the last other move."""
+    # Every move but those between tableau piles changes the position for good
+    # (a card leaves the waste, the reserve or the hand, or reaches a
+    # foundation or an opponent's pile), so only those can recreate a position,
+    # and only one reached since the last other move. SEEN holds the shapes of
+    # the tableaux reached since then (the current one excluded).
+    shape = _shape(plan, _after_tableau(state.piles, move))
+    seen = state._engine[SEEN]
+    return shape == _shape(plan, state.piles[T0:R0]) or (seen is not None and shape in seen)
+
+
+def _unvisited(state: GameState, plan: _Plan, moves: list[Move]) -> list[Move]:
+    return [m for m in moves if not (_shuttles(m) and _revisit(state, plan, m))]
 
 
 _STACK = tuple(
@@ -705,6 +776,10 @@ def apply_move(state: GameState, move: Move) -> GameState:
     else:
         raise _not_a_move("apply_move", move)
     after = _make(rules, piles, player, count, drawn, passes, exhausted, played, state.counters, found, tab0, tab1)
+    if not plan.revisits and (cls is MoveStack or (cls is Play and T0 <= move.source.id < R0 and T0 <= move.target.id < R0)):  # type: ignore[attr-defined]
+        seen = cache[SEEN]
+        here = frozenset((_shape(plan, state.piles[T0:R0]),))
+        after._engine[SEEN] = here if seen is None else seen | here
     if plan.endings:
         _set_counters(
             after,
@@ -762,6 +837,9 @@ def explain_illegal(state: GameState, move: Move) -> str:
     reason = _rule_broken(state, move)
     if reason:
         return reason
+    if not state.rules.revisits and _shuttles(move):
+        if _revisit(state, _plans(state.rules)[state.current_player], move):
+            return "it would recreate a position already reached in this turn, which these rules forbid (revisits=false)"
     # The move obeys the building rules: what forbids it is precedence.
     listed = " ".join(str(m) for m in legal[:6]) + (" ..." if len(legal) > 6 else "")
     if legal and isinstance(legal[0], Play) and legal[0].target.kind is PileKind.FOUNDATION:

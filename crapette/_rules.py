@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ._errors import InvalidRulesError, ParseError
-from ._options import Choice, Count, Flag, Limit, Option, OptionalPart, Part, Parts, Subset, option, show
+from ._options import Choice, Count, Flag, HistoryFlag, Limit, Option, OptionalPart, Part, Parts, Subset, option, show
 from ._parts import (
     BUILT_IN_ENDINGS,
     Blocked,
@@ -177,6 +177,11 @@ class RuleSet:
     )
     stack_limit: StackLimit = option(
         Choice(StackLimit), StackLimit.EMPTY_PILES, "How many cards a stack move may carry (ruling R5)."
+    )
+    revisits: bool = option(
+        HistoryFlag(),
+        True,
+        "Whether a move may recreate a position already reached in the same turn (off: such a move is illegal).",
     )
     endings: tuple[Ending, ...] = option(
         Parts(Ending, exclude=BUILT_IN_ENDINGS), (), "Further endings, checked after R6 and before the move limit (R9)."

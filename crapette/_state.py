@@ -285,7 +285,7 @@ class _EngineSlot:
 
 
 # Positions in a state's engine list.
-OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1 = range(6)
+OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1, SEEN = range(7)
 
 
 #: A pile written for :meth:`GameState.from_piles`: cards (or their notation), or one string of card notations.
@@ -345,7 +345,7 @@ class GameState(_EngineSlot):
         problems = _problems(self)
         if problems:
             raise InvalidStateError(problems)
-        object.__setattr__(self, "_engine", [None, None, None, None, None, None])
+        object.__setattr__(self, "_engine", [None, None, None, None, None, None, None])
         self._engine[OUTCOME] = game_end(self)
 
     def __hash__(self) -> int:
@@ -635,7 +635,7 @@ def _restore(
         ("exhausted", exhausted),
         ("played", played),
         ("counters", counters),
-        ("_engine", [outcome, None, None, None, None, None]),
+        ("_engine", [outcome, None, None, None, None, None, None]),
     ):
         object.__setattr__(state, name, value)
     return state

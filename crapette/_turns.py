@@ -2,15 +2,26 @@
 
 Within a turn a player sees everything that decides their choice until a move
 turns a face-down card face up: a Draw, or a play of the reserve's top card
-that uncovers the next one. :func:`reveals` says which moves do.
+that uncovers the next one. :func:`reveals` says which moves do, and
+:func:`turn_ends` lists every position the player to move can reach before
+making one: the natural unit of a decision.
 """
 
 from __future__ import annotations
 
-from ._moves import Draw, Move, Play
-from ._state import R0, GameState
+from collections import deque
+from typing import Any
 
-__all__ = ["reveals"]
+import attrs
+
+from ._engine import apply_move, legal_moves, pile_groups
+from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
+from ._state import R0, T0, GameState
+
+__all__ = ["DEFAULT_TURN_LIMIT", "TurnEnd", "TurnEnds", "reveals", "turn_ends"]
+
+#: How many positions :func:`turn_ends` collects by default before it stops.
+DEFAULT_TURN_LIMIT = 2000
 
 
 def reveals(state: GameState, move: Move) -> bool:
@@ -37,3 +48,174 @@ def reveals(state: GameState, move: Move) -> bool:
         source = move.source.id  # type: ignore[attr-defined]
         return source == R0 + state.current_player and len(state.piles[source]) > 1
     return False
+
+
+@attrs.frozen
+class TurnEnd:
+    """A position the player to move can reach without revealing a card, and one shortest way there.
+
+    ``moves`` applied one by one with :func:`~crapette.apply_move` from the
+    state given to :func:`turn_ends` lead to ``state``.
+    """
+
+    #: The moves from the starting position, first to last (empty for the starting position itself).
+    moves: tuple[Move, ...]
+    #: The position they reach; the same player is to move unless the game is over.
+    state: GameState
+
+
+class TurnEnds(tuple):  # type: ignore[type-arg]
+    """The tuple of :class:`TurnEnd` that :func:`turn_ends` returns, with :attr:`complete`."""
+
+    #: False when the search stopped at its limit with positions left unexplored.
+    complete: bool
+
+    def __new__(cls, ends: list[TurnEnd], complete: bool) -> TurnEnds:
+        self = super().__new__(cls, ends)
+        self.complete = complete
+        return self
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (list(self), self.complete)
+
+
+def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
+    """Every position the player to move can reach from ``state`` without revealing a card.
+
+    The positions are those reached by moves for which :func:`reveals` is
+    False and that keep the turn (so neither Draw, End turn, Pass nor a
+    reserve play that uncovers a card), ``state`` itself first. From any of
+    them the player goes on with a move that reveals a card or ends the turn.
+    Each comes as a :class:`TurnEnd` with one shortest move sequence, in
+    breadth-first order: by the number of moves, then by the order of
+    :func:`~crapette.legal_moves` along the way. A move that wins the game
+    gives a position too, which is not searched further.
+
+    Positions that differ only in the order of interchangeable piles are
+    merged, and the first one found stands for them: the foundations (any
+    card may go to any foundation that takes it), and tableau piles that every
+    player builds on and moves from alike (all eight houses of the classic
+    game; each player's four piles in the casual game). The move count is
+    not compared (the first position found has the fewest moves). Under rules
+    with endings of one's own (``RuleSet.endings``), which may look at any
+    pile, nothing is merged.
+
+    The search stops after ``limit`` positions (:data:`DEFAULT_TURN_LIMIT`);
+    then the result's :attr:`~TurnEnds.complete` is False and it holds the
+    ``limit`` positions nearest to ``state``.
+
+    >>> from crapette import new_game
+    >>> state = new_game("classic", seed=7)
+    >>> ends = turn_ends(state)
+    >>> len(ends), ends.complete, ends[0].state is state
+    (2, True, True)
+    >>> [str(m) for m in ends[1].moves]
+    ['T3-T0']
+
+    :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+    :raises ValueError: if ``limit`` is not a positive int.
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"turn_ends() expects a GameState, got {type(state).__name__}")
+    if type(limit) is not int or limit < 1:
+        raise ValueError(f"turn_ends(): limit must be a positive int, got {limit!r}")
+    classes = pile_groups(state.rules)
+    res = R0 + state.current_player
+    memo: dict[int, tuple[tuple[Any, ...], int]] = {}
+    contents: dict[tuple[Any, ...], int] = {}
+
+    def pile_id(pile: tuple[Any, ...]) -> int:
+        # Piles are shared between states, so each tuple object is hashed once;
+        # the memo keeps the tuple alive, so its id is not reused meanwhile.
+        entry = memo.get(id(pile))
+        if entry is None:
+            found = contents.get(pile)
+            if found is None:
+                found = contents[pile] = len(contents)
+            memo[id(pile)] = (pile, found)
+            return found
+        return entry[1]
+
+    def position(s: GameState) -> tuple[Any, ...]:
+        ids = [pile_id(p) for p in s.piles]
+        flags = (s.current_player, s.drawn, s.passes, s.exhausted, s.played, s.counters)
+        empty = pile_id(())
+        groups = tuple(frozenset(ids[i] for i in group if ids[i] != empty) for group in classes)
+        return (*groups, *ids[R0:], flags)
+
+    ends = [TurnEnd((), state)]
+    seen = {position(state)}
+    if state.is_over:
+        return TurnEnds(ends, True)
+    queue: deque[tuple[GameState, tuple[Move, ...]]] = deque([(state, ())])
+    twins = _twins(classes)
+    while queue:
+        here, path = queue.popleft()
+        last = path[-1] if path else None
+        piles = here.piles
+        for move in legal_moves(here):
+            cls = type(move)
+            if cls is Play:
+                source = move.source.id  # type: ignore[attr-defined]
+                target = move.target.id  # type: ignore[attr-defined]
+                if source == res and len(piles[source]) > 1:
+                    continue
+                if T0 <= source < R0 and T0 <= target < R0:
+                    if last is not None and _undoes(move, last):
+                        continue
+                    if len(piles[source]) == 1 and not piles[target] and twins[source - T0][target - T0]:
+                        continue
+            elif cls is MoveStack:
+                source = move.source.id  # type: ignore[attr-defined]
+                target = move.target.id  # type: ignore[attr-defined]
+                if last is not None and _undoes(move, last):
+                    continue
+                if len(piles[source]) == move.count and not piles[target] and twins[source - T0][target - T0]:  # type: ignore[attr-defined]
+                    continue
+            else:
+                continue  # Draw, End turn and Pass reveal a card or end the turn
+            child = apply_move(here, move)
+            key = position(child)
+            if key in seen:
+                continue
+            seen.add(key)
+            moves = (*path, move)
+            ends.append(TurnEnd(moves, child))
+            if len(ends) >= limit:
+                return TurnEnds(ends, False)
+            if not child.is_over:
+                queue.append((child, moves))
+    return TurnEnds(ends, True)
+
+
+def _undoes(move: Move, last: Move) -> bool:
+    """True if ``move`` puts back what ``last`` moved between two tableau piles."""
+    if type(last) is Play:
+        return (
+            type(move) is Play
+            and move.source is last.target
+            and move.target is last.source
+            and T0 <= last.source.id < R0
+        )
+    if type(last) is MoveStack:
+        return (
+            type(move) is MoveStack
+            and move.source is last.target
+            and move.target is last.source
+            and move.count == last.count
+        )
+    return False
+
+
+def _twins(classes: tuple[tuple[int, ...], ...]) -> tuple[tuple[bool, ...], ...]:
+    """For two tableau piles (0-7), whether they are interchangeable."""
+    same = [[False] * 8 for _ in range(8)]
+    for group in classes:
+        for a in group:
+            for b in group:
+                if T0 <= a < R0 and T0 <= b < R0 and a != b:
+                    same[a - T0][b - T0] = True
+    return tuple(tuple(row) for row in same)
+
+
+del EndTurn, Pass  # named in the docs above; the search skips them with Draw

@@ -106,7 +106,9 @@ def rulesets() -> SearchStrategy[RuleSet]:
     its values, every rule part any of crapette's own parts of its kind (the
     built-in ones and those of :mod:`crapette.variants`), ``scoring`` None or a
     scoring with small numbers, ``endings`` up to two of crapette's endings
-    beyond the built-in ones. To test rules with parts of your own, draw them
+    beyond the built-in ones, ``revisits`` always True (under ``revisits=False``
+    the legal moves depend on the positions reached earlier in the turn, which
+    a state rebuilt from its fields does not carry). To test rules with parts of your own, draw them
     yourself (``st.just(my_rules)``) or use :func:`crapette.testing.check_ruleset`. The few combinations that :class:`~crapette.RuleSet` refuses
     (stack moves with no tableau that builds down in alternating colours) are
     filtered out. Shrinks towards small reserves and the first value of each
