@@ -1098,6 +1098,7 @@ def test_section13_casual_preset_options() -> None:
         "load_build": Build.SUIT_UP_OR_DOWN,
         "drawn_first": False,
         "stack_limit": StackLimit.EMPTY_PILES,
+        "revisits": True,
         "endings": (),
     }
     assert RuleSet.from_name("casual") is CASUAL and CASUAL.preset_name == "casual"
@@ -1122,6 +1123,7 @@ def test_section13_classic_preset_options() -> None:
         "load_build": Build.SUIT_UP_OR_DOWN,
         "drawn_first": False,
         "stack_limit": StackLimit.EMPTY_PILES,
+        "revisits": True,
         "endings": (),
     }
     assert RuleSet.from_name("classic") is CLASSIC and CLASSIC.preset_name == "classic"
@@ -1145,6 +1147,7 @@ _ALTERNATIVES: dict[str, list[Any]] = {
     "load_build": ["suit-up-or-down", "suit-up-or-down-wrap"],
     "drawn_first": [False, True],
     "stack_limit": list(StackLimit),
+    "revisits": [True, False],
     "endings": [(), ("no-progress:5",)],
 }
 
