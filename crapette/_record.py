@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from ._cards import check_seed
+from ._checks import check_seed
 from ._engine import apply_move, explain_illegal, legal_moves, new_game
 from ._errors import IllegalMoveError, ParseError, RecordError, brief
 from ._moves import Move, parse_move

@@ -59,8 +59,8 @@ from crapette import (
     RuleSet,
     legal_actions,
     move_to_action,
-    parse_rules,
 )
+from crapette._rules import to_rules
 from crapette._state import F0, H0, R0, W0
 
 try:
@@ -351,11 +351,7 @@ def rewards(outcome: Outcome) -> tuple[float, float]:
 
 def _to_rules(rules: object) -> RuleSet:
     """A RuleSet, or the rules a text names (a preset name, or a rules text such as ``classic(move_limit=200)``)."""
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, str):
-        return parse_rules(rules)
-    raise TypeError(f"rules must be a RuleSet or its text (such as 'classic'), got {type(rules).__name__}")
+    return to_rules(rules, "the environment")
 
 
 def _check_count(name: str, value: object) -> int:

@@ -315,10 +315,20 @@ def test_bots_refuse_a_finished_game_and_things_that_are_not_states() -> None:
             bot.choose("classic 0 0 -")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("seed", [-1, 2**64, "1", 1.0, True, None])
+def test_every_bot_refuses_a_bad_seed_with_the_same_error_as_new_game(seed: object) -> None:
+    with pytest.raises(ValueError) as expected:
+        new_game("classic", seed=seed)  # type: ignore[arg-type]
+    for make in (RandomBot, SearchBot, TreeSearchBot):
+        with pytest.raises(ValueError) as refused:
+            make(seed=seed)
+        assert str(refused.value) == str(expected.value)
+
+
 def test_bot_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="seed"):
         RandomBot(seed=-1)
-    with pytest.raises(TypeError, match="seed"):
+    with pytest.raises(ValueError, match="seed"):
         SearchBot(seed="1")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="budget"):
         SearchBot(budget=0)
