@@ -429,10 +429,7 @@ def _bot_name(bot: object) -> str:
 
 def _describe(exc: BaseException) -> str:
     """``Type: message`` of an exception, cut short for a one-line message."""
-    text = str(exc)
-    if len(text) > 300:
-        text = text[:297] + "..."
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return brief(exc, 300)
 
 
 # Errors ---------------------------------------------------------------------------------------

@@ -566,8 +566,7 @@ def _fail(invariant: str, detail: str, move: Any = None) -> InvariantViolation:
 
 
 def _short(value: object, limit: int = 120) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return brief(value, limit)
 
 
 def _call(invariant: str, what: str, function: Any, *args: Any, move: Any = None) -> Any:
