@@ -236,6 +236,31 @@ def test_determinize_rejects_a_state_in_place_of_a_view() -> None:
         determinize(new_game("casual"))  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    "rules", ["casual", "classic", "classic(load_targets=reserve)", "casual(load_targets=waste)"]
+)
+def test_determinize_is_the_one_deal_of_the_hidden_cards_that_the_searches_and_the_protocol_use(rules: str) -> None:
+    from crapette import _view
+    from crapette.protocol import Crapette
+
+    assert determinize is _view.determinize
+    for state in positions(_rules(rules), seed=4, count=3):
+        v = view(state)
+        dealer, mine, theirs = _view._Dealer(v), random.Random(9), random.Random(9)
+        for _ in range(4):
+            world = dealer.deal(mine)
+            assert world == determinize(v, theirs)
+            assert view(world) == v
+        assert dealer.deal(None) == determinize(v)
+        assert Crapette(rules).determinize(v, random.Random(2)) == determinize(v, random.Random(2))
+
+
+def _rules(text: str) -> RuleSet:
+    from crapette import parse_rules
+
+    return parse_rules(text)
+
+
 # The greedy heuristic ---------------------------------------------------------------------
 
 
