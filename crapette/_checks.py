@@ -10,6 +10,8 @@ error helpers.
 
 from __future__ import annotations
 
+import operator
+
 from ._errors import brief
 
 __all__ = ["SEED_LIMIT", "check_int", "check_seed"]
@@ -19,7 +21,10 @@ SEED_LIMIT = 2**64
 
 
 def check_seed(seed: object, name: str = "seed") -> int:
-    """``seed`` if it is a valid seed (an int, not a bool, with ``0 <= seed < 2**64``).
+    """``seed`` as an int if it is a valid seed: an int with ``0 <= seed < 2**64``.
+
+    Any integer type will do (a NumPy int, say: anything with ``__index__``)
+    but a bool. ``name`` says what the seed is called where it was given.
 
     >>> check_seed(7)
     7
@@ -32,8 +37,13 @@ def check_seed(seed: object, name: str = "seed") -> int:
     """
     if type(seed) is int and 0 <= seed < SEED_LIMIT:
         return seed
-    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed < SEED_LIMIT:
-        return int(seed)
+    if not isinstance(seed, bool) and hasattr(seed, "__index__"):
+        try:
+            value = operator.index(seed)
+        except Exception:  # an __index__ that fails is no integer
+            value = -1
+        if 0 <= value < SEED_LIMIT:
+            return value
     raise ValueError(f"{name} must be an int with 0 <= seed < 2**64, got {brief(seed)}")
 
 

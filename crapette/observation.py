@@ -60,6 +60,7 @@ from crapette import (
     legal_actions,
     move_to_action,
 )
+from crapette._checks import check_int, check_seed
 from crapette._rules import to_rules
 from crapette._state import F0, H0, R0, W0
 
@@ -355,11 +356,7 @@ def _to_rules(rules: object) -> RuleSet:
 
 
 def _check_count(name: str, value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    return value
+    return check_int(name, value, 1)
 
 
 def _check_reward(value: object) -> float | None:
@@ -374,9 +371,4 @@ def _check_reward(value: object) -> float | None:
 
 def _check_deal(value: object) -> int:
     """A deal number given in ``reset(options={"deal": ...})``: a seed for :func:`~crapette.new_game`."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f'options["deal"] must be an int, got {value!r}')
-    deal = operator.index(value)
-    if not 0 <= deal < 2**64:
-        raise ValueError(f'options["deal"] must be a deal number from 0 to 2**64 - 1, got {deal}')
-    return deal
+    return check_seed(value, 'options["deal"] (a deal number: the seed of new_game)')
