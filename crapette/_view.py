@@ -1,4 +1,4 @@
-"""The public view of a state: what either player may see (:ref:`section 12 of the rules <rules-12>`)."""
+"""The public view of a state: what either player may see (:ref:`section 12 of the rules <rules-12>`), and the deal of what they cannot see (determinize)."""
 
 from __future__ import annotations
 
