@@ -175,14 +175,18 @@ def search_playouts(rules: RuleSet, seconds: float) -> tuple[float, float | None
     """What the search bots spend their time on, for about ``seconds`` each.
 
     Returns the greedy playout moves per second (the policy both search bots play
-    on with, ``_fast_move`` then ``apply_move``, from the mid-game positions of
+    on with, ``fast_move`` then ``apply_move``, from the mid-game positions of
     :func:`midgame_positions` to the end of the game or 300 moves) and the tree
     search's iterations per second at the root of those positions (None where
     :class:`~crapette.bots.TreeSearchBot` does not exist).
     """
     from crapette import bots
 
-    fast_move = bots._fast_move  # the private playout policy: what the search spends its time in
+    # The private playout policy: what the searches spend their time in.
+    try:
+        from crapette._heuristics import fast_move
+    except ImportError:  # before the heuristics had a module of their own
+        fast_move = bots._fast_move  # type: ignore[attr-defined]
     starts = [parse_position(p) for p in midgame_positions(rules)]
 
     def playout(state: Any) -> int:

@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from ._checks import check_seed as check_seed  # where some modules look for it
 from ._errors import ParseError, brief
 
 __all__ = ["Card", "Colour", "Rank", "Suit", "ALL_CARDS", "parse_card", "shuffled_deck"]
@@ -288,10 +289,3 @@ def shuffled_deck(seed: int, deck: int) -> tuple[Card, ...]:
         if which == d:
             break
     return decks[d]
-
-
-def check_seed(seed: object) -> int:
-    """Return ``seed`` if it is a valid game seed, else raise ValueError."""
-    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= _MASK:
-        return seed
-    raise ValueError(f"seed must be an int with 0 <= seed < 2**64, got {brief(seed)}")

@@ -15,7 +15,8 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from ._cards import ALL_CARDS, Card, check_seed, parse_card, shuffled_deck
+from ._cards import ALL_CARDS, Card, parse_card, shuffled_deck
+from ._checks import check_seed
 from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, brief
 from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._outcome import check_number
@@ -37,6 +38,8 @@ from ._state import (
     W0,
     GameState,
     PileKind,
+    _raw_state,
+    _set_counters,
     game_end,
 )
 
@@ -204,65 +207,6 @@ def _plans(rules: RuleSet) -> tuple[_Plan, _Plan]:
     return plans
 
 
-_new = object.__new__
-(
-    _set_rules,
-    _set_piles,
-    _set_player,
-    _set_count,
-    _set_drawn,
-    _set_passes,
-    _set_exhausted,
-    _set_played,
-    _set_counters,
-    _set_engine,
-) = (
-    getattr(GameState, name).__set__
-    for name in (
-        "rules",
-        "piles",
-        "current_player",
-        "move_count",
-        "drawn",
-        "passes",
-        "exhausted",
-        "played",
-        "counters",
-        "_engine",
-    )
-)
-
-
-def _make(
-    rules: RuleSet,
-    piles: Piles,
-    player: int,
-    count: int,
-    drawn: bool,
-    passes: int,
-    exhausted: tuple[bool, bool],
-    played: tuple[bool, bool],
-    counters: tuple[int, ...],
-    found: Any = None,
-    tab0: Any = None,
-    tab1: Any = None,
-) -> GameState:
-    # Positional construction of an already-valid state: no validation, no evolve.
-    # The engine list: [outcome, legal moves, hash, foundation index, tableau index of player 0, of player 1].
-    state = _new(GameState)
-    _set_rules(state, rules)
-    _set_piles(state, piles)
-    _set_player(state, player)
-    _set_count(state, count)
-    _set_drawn(state, drawn)
-    _set_passes(state, passes)
-    _set_exhausted(state, exhausted)
-    _set_played(state, played)
-    _set_counters(state, counters)
-    _set_engine(state, [None, None, None, found, tab0, tab1, None])
-    return state
-
-
 def _deck_order(seed: int, player: int, given: object) -> tuple[Card, ...]:
     """Player ``player``'s deck in dealing order: the cards ``given`` first, then the rest as ``seed`` shuffles them."""
     shuffled = shuffled_deck(seed, player)
@@ -337,12 +281,12 @@ def new_game(
             piles[T0 + 4 * player + i] = (deck[size + i],)
         piles[H0 + player] = deck[size + 4 :][::-1]
     dealt = tuple(piles)
-    deal = _make(rules, dealt, 0, 0, False, 0, (False, False), (False, False), ())
+    deal = _raw_state(rules, dealt, 0, 0, False, 0, (False, False), (False, False), ())
     counters = tuple(_count(e, e.start(deal)) for e in rules.endings)
     first = rules.first_player.who_starts(deal, seed)
     if type(first) is not int or first not in (0, 1):
         raise InvalidRulesError(f"the first-player rule {rules.first_player} returned {brief(first)}, not 0 or 1")
-    state = _make(rules, dealt, first, 0, False, 0, (False, False), (False, False), counters)
+    state = _raw_state(rules, dealt, first, 0, False, 0, (False, False), (False, False), counters)
     if rules.endings:
         state._engine[OUTCOME] = game_end(state)
     return state
@@ -775,8 +719,8 @@ def apply_move(state: GameState, move: Move) -> GameState:
                 ends = ends or (exhausted[0] and exhausted[1])
     else:
         raise _not_a_move("apply_move", move)
-    after = _make(rules, piles, player, count, drawn, passes, exhausted, played, state.counters, found, tab0, tab1)
-    if not plan.revisits and (cls is MoveStack or (cls is Play and T0 <= move.source.id < R0 and T0 <= move.target.id < R0)):  # type: ignore[attr-defined]
+    after = _raw_state(rules, piles, player, count, drawn, passes, exhausted, played, state.counters, None, found, tab0, tab1)
+    if not plan.revisits and _shuttles(move):
         seen = cache[SEEN]
         here = frozenset((_shape(plan, state.piles[T0:R0]),))
         after._engine[SEEN] = here if seen is None else seen | here

@@ -36,19 +36,41 @@ class _Brief(reprlib.Repr):
 _BRIEF = _Brief()
 
 
-def brief(value: object, limit: int = 80) -> str:
-    """A short ``repr`` of ``value`` for an error message: never long, whatever the input.
+def brief(value: object, limit: int = 80, *, quote: bool = True) -> str:
+    r"""``value`` for a message: one line, printable, at most ``limit`` characters, whatever the input.
+
+    The one message shortener of the package. A value is shown by its
+    ``repr`` with every part bounded (long strings, huge ints, big
+    collections); an exception as ``Type: the first line of its message``;
+    with ``quote=False`` a str is shown as its text rather than its repr
+    (what a terminal prints back to the user). Control characters are
+    escaped, and what is cut short ends in ``...``.
 
     >>> brief("x" * 10**6)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxxxxxxx'"
     >>> brief(10**5000), brief([0] * 10**6)
     ('<an int of 16610 bits>', '[0, 0, 0, 0, 0, 0, ...]')
+    >>> brief(ValueError("no such card\nsee the notation")), brief("T1\x1b[2J", quote=False)
+    ('ValueError: no such card', 'T1\\x1b[2J')
     """
-    try:
-        text = _BRIEF.repr(value)
-    except Exception:  # a repr that fails says nothing useful
-        text = f"<{type(value).__name__}>"
+    if isinstance(value, BaseException):
+        lines = str(value).strip().splitlines()
+        text = _printable(f"{type(value).__name__}: {lines[0]}"[: limit + 1] if lines else type(value).__name__)
+    elif not quote and isinstance(value, str):
+        text = _printable(value[: limit + 1])
+    else:
+        try:
+            text = _BRIEF.repr(value)
+        except Exception:  # a repr that fails says nothing useful
+            text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable escaped (a repr shows them so already)."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 class ParseError(ValueError):

@@ -21,13 +21,13 @@ from collections.abc import Sequence
 
 import attrs
 
-from ._cards import Card
-from ._engine import _make, apply_move, legal_moves
+from ._checks import check_seed
+from ._engine import apply_move, legal_moves
 from ._errors import brief
+from ._heuristics import SCALE, checked_view, evaluate, fast_move, greedy_choice, greedy_scores, seeded_rng
 from ._moves import Move, MoveStack, Play
-from ._rules import LoadTarget
-from ._state import H0, R0, T0, W0, GameState
-from ._view import PublicView, _unseen, view
+from ._state import R0, T0, W0, GameState
+from ._view import PublicView, _Dealer
 
 __all__ = ["LEVELS", "MoveValue", "SearchResult", "TreeSearchBot"]
 
@@ -37,8 +37,6 @@ LEVELS: dict[str, int] = {"easy": 150, "normal": 1200, "strong": 4800}
 
 #: The exploration constant of UCB1 for rewards in [0, 1].
 _EXPLORATION = 0.7
-#: How many cards of advantage make a position worth about 73% (the logistic's scale).
-_SCALE = 4.0
 #: Moves a playout may make after the tree before it is cut short.
 _ROLLOUT_LIMIT = 80
 #: How much better, in reward, a move the greedy heuristic finds useless must be than the best useful one.
@@ -60,72 +58,7 @@ def _reward(value: float, before: float) -> float:
         return 1.0
     if value <= -1000:
         return 0.0
-    return 1.0 / (1.0 + math.exp((before - value) / _SCALE))
-
-
-class _Sampler:
-    """Deals the unseen cards of a view into the face-down slots, fast and always validly.
-
-    The same deal as :func:`crapette.bots.determinize` makes: each player's
-    slots that may hold only their own deck's cards (a reserve or hand that
-    the rules never load) are filled from that deck's unseen cards; the
-    slots that may hold either deck's take the rest, shuffled together. The
-    slots are worked out once per decision; each deal is then a few shuffles
-    and slices, and the state is built by the engine's own constructor (a
-    valid deal needs no check).
-    """
-
-    def __init__(self, v: PublicView) -> None:
-        self.view = v
-        unseen = _unseen(v)
-        rules = v.rules
-        loaded = {R0: LoadTarget.RESERVE in rules.load_targets, H0: LoadTarget.WASTE in rules.load_targets}
-        self.own: list[tuple[list[Card], list[tuple[int, int]]]] = []
-        self.shared: list[tuple[int, int]] = []
-        pool_decks = {0, 1}
-        for player in (0, 1):
-            slots = [(R0 + player, max(v.reserve_sizes[player] - 1, 0)), (H0 + player, v.hand_sizes[player])]
-            own = [(pid, n) for pid, n in slots if n and not loaded[pid - player]]
-            self.shared += [(pid, n) for pid, n in slots if n and loaded[pid - player]]
-            if own:
-                self.own.append(([c for c in unseen if c.deck == player], own))
-                pool_decks.discard(player)
-        self.pool = [c for c in unseen if c.deck in pool_decks]
-        self.tops = tuple(() if top is None else (top,) for top in v.reserve_tops)
-        self.base: list[tuple[Card, ...]] = [*v.foundations, *v.tableau, (), (), (), (), *v.wastes]
-
-    def deal(self, rng: random.Random) -> GameState:
-        v = self.view
-        piles = list(self.base)
-        pool = list(self.pool)
-        shuffle = rng.shuffle
-        for cards, slots in self.own:
-            cards = cards[:]
-            shuffle(cards)
-            start = 0
-            for pid, n in slots:
-                piles[pid] = tuple(cards[start : start + n])
-                start += n
-            pool += cards[start:]
-        if self.shared:
-            shuffle(pool)
-            start = 0
-            for pid, n in self.shared:
-                piles[pid] = tuple(pool[start : start + n])
-                start += n
-        piles[R0] = piles[R0] + self.tops[0]
-        piles[R0 + 1] = piles[R0 + 1] + self.tops[1]
-        return _make(
-            v.rules,
-            tuple(piles),
-            v.current_player,
-            v.move_count,
-            v.drawn,
-            v.passes,
-            v.exhausted,
-            v.played,
-            v.counters,
-        )
+    return 1.0 / (1.0 + math.exp((before - value) / SCALE))
 
 
 class _Node:
@@ -217,10 +150,7 @@ class TreeSearchBot:
     name = "tree"
 
     def __init__(self, seed: int = 0, playouts: int | None = LEVELS["normal"], seconds: float | None = None) -> None:
-        if type(seed) is not int:
-            raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-        if not 0 <= seed < 2**64:
-            raise ValueError(f"seed must be an int with 0 <= seed < 2**64, got {brief(seed)}")
+        seed = check_seed(seed)
         if seconds is not None:
             if playouts == LEVELS["normal"]:
                 playouts = None  # a time budget replaces the default count
@@ -270,13 +200,13 @@ class TreeSearchBot:
         :raises ValueError: if the game is over.
         :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
         """
-        v = _view_of(state)
+        v = checked_view(state)
         moves = v.legal_moves
         if len(moves) == 1:
             return moves[0]
         if all(type(m) is Play and m.target.id < T0 for m in moves):
             # Only foundation plays (compulsory moves): the greedy order among them will do.
-            return _greedy_choice(v, moves)
+            return greedy_choice(v, moves)
         return self._search(v, every_move=0).best
 
     def search(self, state: GameState, *, every_move: int = 0) -> SearchResult:
@@ -288,12 +218,10 @@ class TreeSearchBot:
 
         :raises ValueError: if the game is over.
         """
-        return self._search(_view_of(state), every_move=every_move)
+        return self._search(checked_view(state), every_move=every_move)
 
     def _search(self, v: PublicView, every_move: int) -> SearchResult:
-        from .bots import _rng
-
-        search = _Search(v, _rng(self.seed, v))
+        search = _Search(v, seeded_rng(self.seed, v))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         budget = self.playouts if self.playouts is not None else 10**9
         forced = list(v.legal_moves) * every_move
@@ -310,34 +238,30 @@ class _Search:
     """One search: the tree, the pool of deals, and what the root position is worth."""
 
     def __init__(self, v: PublicView, rng: random.Random) -> None:
-        from .bots import _greedy_scores
-
         self.moves = v.legal_moves
         self.player = v.current_player
         self.root = _Node(1 - self.player)
-        sampler = _Sampler(v)
+        dealer = _Dealer(v)
         # A pool of deals reused in turn: the moves are compared in the same
         # deals (common random numbers), so the noise of sampling the unseen
         # cards cancels between them instead of deciding the comparison.
-        self.worlds = [sampler.deal(rng) for _ in range(_WORLDS)]
+        self.worlds = [dealer.deal(rng) for _ in range(_WORLDS)]
         sample = self.worlds[0]
-        self.before = _value(sample, self.player)
+        self.before = evaluate(sample, self.player)
         # The greedy heuristic orders the moves tried first at the root and breaks ties;
         # with its look-ahead it tells the moves that open something from those that do not.
-        quick = _greedy_scores(sample, self.moves, lookahead=False)
+        quick = greedy_scores(sample, self.moves, lookahead=False)
         self.rank = {m: quick[i] for i, m in enumerate(self.moves)}
         self.useful = {m: _opens(sample, m) for m in self.moves}
 
     def iterate(self, number: int, first: Move | None) -> None:
         """One iteration in deal ``number`` of the pool: select, expand, play on, back up."""
-        from .bots import _fast_move, _greedy_scores
-
         player = self.player
         node = self.root
         path = [node]
         state = self.worlds[number % len(self.worlds)]
         shuffles = 0
-        while state._engine[0] is None:
+        while not state.is_over:
             legal: Sequence[Move] = legal_moves(state)
             children = node.children
             move = first
@@ -350,7 +274,7 @@ class _Search:
                         if node is self.root:
                             scores = [self.rank[m] for m in untried]
                         else:
-                            scores = _greedy_scores(state, untried, lookahead=False)
+                            scores = greedy_scores(state, untried, lookahead=False)
                         move = untried[scores.index(max(scores))]
                 else:
                     move = _select(children, legal)
@@ -369,12 +293,12 @@ class _Search:
         # turn, so that every leaf is scored at the same point of the turn.
         waited = state.current_player != player
         for _ in range(_ROLLOUT_LIMIT):
-            if state._engine[0] is not None or (waited and state.current_player == player):
+            if state.is_over or (waited and state.current_player == player):
                 break
-            state = apply_move(state, _fast_move(state))
+            state = apply_move(state, fast_move(state))
             if state.current_player != player:
                 waited = True
-        reward = max(0.0, _reward(_value(state, player), self.before) - _SHUFFLE_COST * shuffles)
+        reward = max(0.0, _reward(evaluate(state, player), self.before) - _SHUFFLE_COST * shuffles)
         for visited in path:
             visited.visits += 1
             visited.total += reward if visited.mover == player else 1.0 - reward
@@ -455,24 +379,3 @@ def _is_shuffle(move: Move) -> bool:
     if cls is MoveStack:
         return True
     return cls is Play and T0 <= move.source.id < R0 and T0 <= move.target.id < R0  # type: ignore[attr-defined]
-
-
-def _view_of(state: GameState) -> PublicView:
-    if not isinstance(state, GameState):
-        raise TypeError(f"choose() expects a GameState, got {type(state).__name__}")
-    if state.is_over:
-        raise ValueError(f"the game is over ({state.outcome}): there is no move to choose")
-    return view(state)
-
-
-def _greedy_choice(v: PublicView, moves: Sequence[Move]) -> Move:
-    from .bots import _greedy_scores, determinize
-
-    scores = _greedy_scores(determinize(v), moves)
-    return moves[scores.index(max(scores))]
-
-
-def _value(state: GameState, player: int) -> float:
-    from .bots import _evaluate
-
-    return _evaluate(state, player)

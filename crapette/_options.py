@@ -34,15 +34,10 @@ P = TypeVar("P", bound=RulePart)
 MAX_DIGITS = 30
 
 
-def show(text: str, limit: int = 40) -> str:
-    """``repr`` of ``text``, shortened for an error message."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + "..."
-
-
 def parse_number(name: str, text: str) -> int:
     """A whole number of at most 30 digits, else :class:`ParseError` naming ``name``."""
     if not (text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS):
-        raise ParseError(f"{name} must be a whole number, got {show(text)}")
+        raise ParseError(f"{name} must be a whole number, got {brief(text, 40)}")
     return int(text)
 
 
@@ -137,7 +132,7 @@ class Flag(Kind[bool]):
 
     def from_text(self, name: str, text: str) -> bool:
         if text not in ("true", "false"):
-            raise ParseError(f"{name} must be true or false, got {show(text)}")
+            raise ParseError(f"{name} must be true or false, got {brief(text, 40)}")
         return text == "true"
 
     def to_json(self, value: bool) -> Any:
@@ -190,7 +185,7 @@ class Choice(Kind[E]):
     def from_text(self, name: str, text: str) -> E:
         member = self.values.get(text)
         if member is None:
-            raise ParseError(f"{name} must be one of {', '.join(self.values)}, got {show(text)}")
+            raise ParseError(f"{name} must be one of {', '.join(self.values)}, got {brief(text, 40)}")
         return member
 
     def strategy(self) -> SearchStrategy[E]:

@@ -9,8 +9,8 @@ state), each saying what was wrong and where.
 from __future__ import annotations
 
 from ._cards import Card, parse_card
-from ._errors import InvalidRulesError, ParseError
-from ._options import parse_number, show
+from ._errors import InvalidRulesError, ParseError, brief
+from ._options import parse_number
 from ._rules import RuleSet, parse_rules
 from ._state import F0, H0, R0, T0, W0, GameState, _deprecated
 
@@ -165,7 +165,7 @@ def parse_position(text: str) -> GameState:
     except InvalidRulesError as exc:
         raise InvalidRulesError(f"invalid position: field 1 (rules): {exc}") from None
     if fields[1] not in ("0", "1"):
-        raise _field_error(2, f"the player to move must be 0 or 1, got {show(fields[1])}")
+        raise _field_error(2, f"the player to move must be 0 or 1, got {brief(fields[1], 40)}")
     player = int(fields[1])
     try:
         move_count = parse_number("the move count", fields[2])
@@ -177,7 +177,7 @@ def parse_position(text: str) -> GameState:
         field = fields[number - 1]
         head, colon, body = field.partition(":")
         if head.upper() != letter or not colon:
-            raise _field_error(number, f"expected {letter}: followed by {count} piles, got {show(field, 20)}")
+            raise _field_error(number, f"expected {letter}: followed by {count} piles, got {brief(field, 20)}")
         group = body.split("/")
         if len(group) != count:
             raise _field_error(number, f"expected {count} piles separated by '/', got {len(group)}")
@@ -216,7 +216,7 @@ def _parse_flags(
         elif ch in "xa" and text[i + 1 : i + 2] in ("0", "1"):
             target = exhausted if ch == "x" else played
             if target[int(text[i + 1])]:
-                raise _field_error(4, f"{text[i:i + 2]} given twice in {show(text, 20)}")
+                raise _field_error(4, f"{text[i:i + 2]} given twice in {brief(text, 20)}")
             target[int(text[i + 1])] = True
             i += 2
         elif ch == "c" and text[i + 1 : i + 2].isdigit():
@@ -231,7 +231,7 @@ def _parse_flags(
         else:
             raise _field_error(
                 4,
-                f"unexpected {show(text[i:i + 2], 20)} at character {i + 1} of {show(text, 20)} "
+                f"unexpected {brief(text[i:i + 2], 20)} at character {i + 1} of {brief(text, 20)} "
                 "(expected '-' or d, p, pp, x0, x1, a0, a1, c<count>)",
             )
     if counters and len(counters) != endings:

@@ -1,7 +1,8 @@
 """Game records: the rules, the deal and the moves of a game, with metadata.
 
 A record is a value; :mod:`crapette._record_json` writes and reads it as JSON,
-:mod:`crapette._record_text` as readable text. Both readers take untrusted
+:mod:`crapette._record_text` as readable text (both import only the format's
+constants, :mod:`crapette._record_format`, never this module). Both readers take untrusted
 text: they cap its length, never evaluate it, and raise only documented
 :class:`ValueError` subclasses saying what was wrong and where
 (:class:`ParseError` for malformed input, :class:`InvalidRulesError` and
@@ -17,11 +18,25 @@ from typing import Any
 
 import attrs
 
-from ._cards import check_seed
+from ._checks import check_seed
 from ._engine import apply_move, explain_illegal, legal_moves, new_game
 from ._errors import IllegalMoveError, ParseError, RecordError, brief
 from ._moves import Move, parse_move
 from ._position import check_text, to_position
+from ._record_format import (
+    MAX_RECORD_LENGTH,
+    MAX_RECORD_MOVES,
+    MAX_TAGS,
+    MAX_VALUE_LENGTH,
+    RECORD_FORMAT_VERSION,
+    RESERVED,
+    RESERVED_LOWER,
+    RESULTS,
+)
+from ._record_json import from_json as _json_read
+from ._record_json import to_dict as _json_dict
+from ._record_text import from_text as _text_read
+from ._record_text import to_text as _text_write
 from ._rules import RuleSet, to_rules
 from ._state import GameState, Outcome, _deprecated
 
@@ -37,23 +52,8 @@ __all__ = [
     "result_of",
 ]
 
-#: The version of the JSON layout that :meth:`GameRecord.to_json` writes.
-RECORD_FORMAT_VERSION = 1
-#: The longest JSON or text record accepted, in characters.
-MAX_RECORD_LENGTH = 4_000_000
-#: The most moves a record may hold.
-MAX_RECORD_MOVES = 200_000
-#: The results a record may carry: player 0 won, player 1 won, a draw, unknown or unfinished.
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-#: The most free tags a record may carry.
-MAX_TAGS = 64
-#: The longest metadata value (a player's name, the date, a tag's value).
-MAX_VALUE_LENGTH = 1024
 _KEY_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
 _BAD_CHAR_RE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-#: The fields of the text form's headers; tags may not take these names.
-RESERVED = ("Rules", "Seed", "Position", "Player0", "Player1", "Date", "Result")
-RESERVED_LOWER = {k.lower() for k in RESERVED}
 
 
 def result_of(outcome: Outcome | None) -> str | None:
@@ -378,9 +378,7 @@ class GameRecord:
         >>> GameRecord("casual", seed=1, moves=["T1-T0"]).to_dict()["moves"]
         ['T1-T0']
         """
-        from ._record_json import to_dict
-
-        return to_dict(self)
+        return _json_dict(self)
 
     def to_json(self, *, indent: int | None = None) -> str:
         """The record as JSON text; :meth:`from_json` reads it back exactly.
@@ -433,10 +431,8 @@ class GameRecord:
         :raises InvalidStateError: if the start position is impossible.
         :raises TypeError: if ``text`` is not a str.
         """
-        from ._record_json import from_json
-
         check_text(text, "from_json", "invalid record JSON", MAX_RECORD_LENGTH)
-        return from_json(cls, text)
+        return _json_read(cls, text)
 
     # Text ---------------------------------------------------------------------
 
@@ -462,9 +458,7 @@ class GameRecord:
         3. draw
         *
         """
-        from ._record_text import to_text
-
-        return to_text(self)
+        return _text_write(self)
 
     def to_text(self) -> str:
         """The text form: the same as ``str(record)``.
@@ -514,9 +508,7 @@ def parse_record(text: str) -> GameRecord:
     :raises InvalidStateError: if the start position is impossible.
     :raises TypeError: if ``text`` is not a str.
     """
-    from ._record_text import from_text
-
     check_text(text, "parse_record", "invalid record text", MAX_RECORD_LENGTH)
     if text.lstrip()[:1] == "{":
         return GameRecord.from_json(text)
-    return from_text(GameRecord, text)
+    return _text_read(GameRecord, text)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ._errors import InvalidRulesError, ParseError, RecordError
 from ._moves import parse_move
 from ._position import parse_position, to_position
-from ._record import MAX_RECORD_MOVES, RECORD_FORMAT_VERSION
+from ._record_format import MAX_RECORD_MOVES, RECORD_FORMAT_VERSION
 from ._rules import parse_rules
 
 if TYPE_CHECKING:

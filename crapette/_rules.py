@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ._errors import InvalidRulesError, ParseError
-from ._options import Choice, Count, Flag, HistoryFlag, Limit, Option, OptionalPart, Part, Parts, Subset, option, show
+from ._errors import InvalidRulesError, ParseError, brief
+from ._options import Choice, Count, Flag, HistoryFlag, Limit, Option, OptionalPart, Part, Parts, Subset, option
 from ._parts import (
     BUILT_IN_ENDINGS,
     Blocked,
@@ -241,7 +241,7 @@ class RuleSet:
             preset = PRESETS.get(name.strip().lower())
             if preset is not None:
                 return preset
-        shown = show(name) if isinstance(name, str) else type(name).__name__
+        shown = brief(name, 40) if isinstance(name, str) else type(name).__name__
         raise InvalidRulesError(f"unknown rule set {shown}: expected 'casual' or 'classic'")
 
     @property
@@ -366,12 +366,12 @@ def parse_rules(text: str) -> RuleSet:
         raise TypeError(f"parse_rules() expects a str, got {type(text).__name__}")
     if len(text) > MAX_RULES_LENGTH:
         raise ParseError(f"rules text too long ({len(text)} characters, at most {MAX_RULES_LENGTH})")
-    where = f"invalid rules {show(text)}"
+    where = f"invalid rules {brief(text, 40)}"
     raw = text.strip()
     name, paren, rest = raw.partition("(")
     preset = PRESETS.get(name.strip().lower())
     if preset is None:
-        raise ParseError(f"{where}: unknown preset {show(name.strip())} (expected casual or classic)")
+        raise ParseError(f"{where}: unknown preset {brief(name.strip(), 40)} (expected casual or classic)")
     if not paren:
         return preset
     if not rest.endswith(")"):
@@ -387,11 +387,11 @@ def parse_rules(text: str) -> RuleSet:
         key, eq, value = item.partition("=")
         key = key.strip().lower()
         if not eq:
-            raise ParseError(f"{where}: option {number} ({show(item)}) is not <option>=<value>")
+            raise ParseError(f"{where}: option {number} ({brief(item, 40)}) is not <option>=<value>")
         opt = declared.get(key)
         if opt is None:
             raise ParseError(
-                f"{where}: option {number} names unknown option {show(key)} (known: {', '.join(declared)})"
+                f"{where}: option {number} names unknown option {brief(key, 40)} (known: {', '.join(declared)})"
             )
         if key in changes:
             raise ParseError(f"{where}: option {key} given twice")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Union, cast
 
@@ -284,8 +285,11 @@ class _EngineSlot:
     _engine: list[Any]
 
 
-# Positions in a state's engine list.
-OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1, SEEN = range(7)
+# Positions in a state's engine list: how the game ended, the legal moves, the
+# hash, the engine's foundation index, its tableau index for each player, and
+# (under revisits=false) the shapes of the tableaux reached earlier in the turn.
+# _raw_state builds the list (GameState's validating constructor makes a blank one).
+OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1, SEEN = _CACHE_LAYOUT = range(7)
 
 
 #: A pile written for :meth:`GameState.from_piles`: cards (or their notation), or one string of card notations.
@@ -345,7 +349,7 @@ class GameState(_EngineSlot):
         problems = _problems(self)
         if problems:
             raise InvalidStateError(problems)
-        object.__setattr__(self, "_engine", [None, None, None, None, None, None, None])
+        object.__setattr__(self, "_engine", [None] * len(_CACHE_LAYOUT))
         self._engine[OUTCOME] = game_end(self)
 
     def __hash__(self) -> int:
@@ -357,17 +361,8 @@ class GameState(_EngineSlot):
 
     def _fields(self) -> tuple[Any, ...]:
         """The fields that make the state: what equality compares, in the order of ``__init__``."""
-        return (
-            self.rules,
-            self.piles,
-            self.current_player,
-            self.move_count,
-            self.drawn,
-            self.passes,
-            self.exhausted,
-            self.played,
-            self.counters,
-        )
+        fields: tuple[Any, ...] = _get_fields(self)
+        return fields
 
     def __str__(self) -> str:
         from ._position import to_position
@@ -387,7 +382,7 @@ class GameState(_EngineSlot):
     def __reduce__(self) -> tuple[Any, ...]:
         # Only the fields travel: the engine's list is rebuilt on demand, and a
         # cached hash would be wrong in another process (Python salts str hashes).
-        return (_restore, (*self._fields(), self._engine[OUTCOME]))
+        return (_raw_state, (*self._fields(), self._engine[OUTCOME]))
 
     @classmethod
     def from_piles(
@@ -565,6 +560,67 @@ class GameState(_EngineSlot):
         return render(self)
 
 
+# The raw constructor ---------------------------------------------------------------
+# GameState's fields are declared once, by the class; everything else that
+# builds or takes apart a state goes through these, in the class's order.
+
+_get_fields = operator.attrgetter(*(field.name for field in attrs.fields(GameState)))
+_new = object.__new__
+(
+    _set_rules,
+    _set_piles,
+    _set_player,
+    _set_count,
+    _set_drawn,
+    _set_passes,
+    _set_exhausted,
+    _set_played,
+    _set_counters,
+) = (getattr(GameState, field.name).__set__ for field in attrs.fields(GameState))
+_set_engine = getattr(GameState, "_engine").__set__
+
+
+def _raw_state(
+    rules: RuleSet,
+    piles: tuple[tuple[Card, ...], ...],
+    current_player: int,
+    move_count: int,
+    drawn: bool,
+    passes: int,
+    exhausted: tuple[bool, bool],
+    played: tuple[bool, bool],
+    counters: tuple[int, ...],
+    outcome: Outcome | None = None,
+    found: Any = None,
+    tab0: Any = None,
+    tab1: Any = None,
+) -> GameState:
+    """A state from the fields of a valid one, positionally, without validation or attrs.
+
+    The one way the engine, unpickling and the search build states: the
+    fields in :class:`GameState`'s order, then what the engine list starts
+    with (the outcome if known, and the engine's foundation and tableau
+    indexes carried over from the state before; the rest is worked out on
+    demand). Nothing is checked: the caller vouches for a valid state.
+    """
+    state = _new(GameState)
+    _set_rules(state, rules)
+    _set_piles(state, piles)
+    _set_player(state, current_player)
+    _set_count(state, move_count)
+    _set_drawn(state, drawn)
+    _set_passes(state, passes)
+    _set_exhausted(state, exhausted)
+    _set_played(state, played)
+    _set_counters(state, counters)
+    _set_engine(state, [outcome, None, None, found, tab0, tab1, None])
+    return state
+
+
+#: What pickles made before the raw constructor name (``GameState.__reduce__`` gave it the fields and the outcome).
+_restore = _raw_state
+
+
 def _deprecated(old: str, new: str) -> None:
     import warnings
 
@@ -609,36 +665,6 @@ def _pile_cards(where: str, spec: object) -> tuple[Card, ...]:
 
 def _not_a_pile(pile: object) -> TypeError:
     return TypeError(f"expected a Pile, got {type(pile).__name__} {brief(pile)} (use parse_pile to read text)")
-
-
-def _restore(
-    rules: RuleSet,
-    piles: tuple[tuple[Card, ...], ...],
-    current_player: int,
-    move_count: int,
-    drawn: bool,
-    passes: int,
-    exhausted: tuple[bool, bool],
-    played: tuple[bool, bool],
-    counters: tuple[int, ...],
-    outcome: Outcome | None,
-) -> GameState:
-    """Unpickle a state: the fields of a valid state, with a new engine list."""
-    state = object.__new__(GameState)
-    for name, value in (
-        ("rules", rules),
-        ("piles", piles),
-        ("current_player", current_player),
-        ("move_count", move_count),
-        ("drawn", drawn),
-        ("passes", passes),
-        ("exhausted", exhausted),
-        ("played", played),
-        ("counters", counters),
-        ("_engine", [outcome, None, None, None, None, None, None]),
-    ):
-        object.__setattr__(state, name, value)
-    return state
 
 
 def validate(state: GameState) -> None:

@@ -1,7 +1,8 @@
-"""The public view of a state: what either player may see (:ref:`section 12 of the rules <rules-12>`)."""
+"""The public view of a state: what either player may see (:ref:`section 12 of the rules <rules-12>`), and the deal of what they cannot see (determinize)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import attrs
@@ -9,10 +10,10 @@ import attrs
 from ._cards import ALL_CARDS, Card
 from ._engine import legal_moves as _legal_moves
 from ._moves import Move
-from ._rules import RuleSet
-from ._state import H0, R0, W0, GameState, Outcome
+from ._rules import LoadTarget, RuleSet
+from ._state import H0, R0, W0, GameState, Outcome, _get_fields, _raw_state
 
-__all__ = ["PublicView", "view", "VIEW_FORMAT_VERSION", "rules_to_dict"]
+__all__ = ["PublicView", "view", "VIEW_FORMAT_VERSION", "rules_to_dict", "determinize"]
 
 #: The version of the layout :meth:`PublicView.to_dict` writes (its ``"version"`` key).
 VIEW_FORMAT_VERSION = 2
@@ -223,3 +224,106 @@ def _unseen(v: PublicView) -> list[Card]:
             seen.update(pile)
     seen.update(top for top in v.reserve_tops if top is not None)
     return [card for card in ALL_CARDS if card not in seen]
+
+
+class _Dealer:
+    """Deals the unseen cards of a view into the face-down slots (see :func:`determinize`).
+
+    The slots are worked out once per view; each deal is then a few shuffles
+    and slices, and the state is built by the raw constructor (a valid deal
+    needs no check). The searches keep one per decision.
+    """
+
+    def __init__(self, v: PublicView) -> None:
+        self.view = v
+        unseen = _unseen(v)
+        loaded = {R0: LoadTarget.RESERVE in v.rules.load_targets, H0: LoadTarget.WASTE in v.rules.load_targets}
+        #: Per deck with slots that may hold only its cards (a reserve or hand that the
+        #: rules never load): the deck's unseen cards and those slots, (pile id, size).
+        self.own: list[tuple[int, list[Card], list[tuple[int, int]]]] = []
+        #: The slots that may hold either deck's cards, in pile order.
+        self.shared: list[tuple[int, int]] = []
+        #: Per deck: its unseen cards that go to the shared slots, when it has no slot of its own.
+        self.rest: list[list[Card]] = []
+        for player in (0, 1):
+            slots = [(R0 + player, max(v.reserve_sizes[player] - 1, 0)), (H0 + player, v.hand_sizes[player])]
+            own = [(pid, n) for pid, n in slots if n and not loaded[pid - player]]
+            self.shared += [(pid, n) for pid, n in slots if n and loaded[pid - player]]
+            cards = [c for c in unseen if c.deck == player]
+            if own:
+                self.own.append((player, cards, own))
+                self.rest.append([])
+            else:
+                self.rest.append(cards)
+        self.tops = tuple(() if top is None else (top,) for top in v.reserve_tops)
+        self.base: list[tuple[Card, ...]] = [*v.foundations, *v.tableau, (), (), (), (), *v.wastes]
+
+    def deal(self, rng: random.Random | None) -> GameState:
+        """One deal, shuffled by ``rng`` (None: the cards in ascending order); the outcome is left unknown."""
+        v = self.view
+        piles = self.base[:]
+        rest = self.rest[:]
+        for deck, cards, slots in self.own:
+            if rng is not None:
+                cards = cards[:]
+                rng.shuffle(cards)
+            start = 0
+            for pid, n in slots:
+                piles[pid] = tuple(cards[start : start + n])
+                start += n
+            if start < len(cards):
+                # What is left joins the shared cards in ascending order, as if never taken out.
+                rest[deck] = sorted(cards[start:], key=_card_index)
+        if self.shared:
+            pool = rest[0] + rest[1]
+            if rng is not None:
+                rng.shuffle(pool)
+            start = 0
+            for pid, n in self.shared:
+                piles[pid] = tuple(pool[start : start + n])
+                start += n
+        piles[R0] = piles[R0] + self.tops[0]
+        piles[R0 + 1] = piles[R0 + 1] + self.tops[1]
+        return _raw_state(
+            v.rules, tuple(piles), v.current_player, v.move_count, v.drawn, v.passes, v.exhausted, v.played, v.counters
+        )
+
+
+def _card_index(card: Card) -> int:
+    return card.index
+
+
+def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
+    """A full state that shows ``v``: the unseen cards dealt into the face-down slots.
+
+    The unseen cards are the ones the view does not show (all 104 but those on
+    the foundations, the tableau, the wastes and the reserve tops). They fill
+    each reserve below its top card and each hand, shuffled by ``rng``; with
+    ``rng=None`` they go in a fixed order (cards ascending), which serves a
+    bot that only looks at moves that reveal nothing. A card goes to the other
+    player's reserve or hand only if the rules could have put it there
+    (loading), so the result is always a valid state.
+
+    The result depends only on the view and the generator: it is the same
+    whatever order the face-down cards of the real state are in.
+
+    >>> import random
+    >>> from crapette import new_game
+    >>> state = new_game("classic", seed=5)
+    >>> world = determinize(view(state), random.Random(0))
+    >>> view(world) == view(state)
+    True
+    >>> world.hands[0] == state.hands[0]
+    False
+
+    .. versionchanged:: 0.2.0
+       Defined here, beside the view; :func:`crapette.bots.determinize` is the same function.
+
+    :raises TypeError: if ``v`` is not a :class:`~crapette.PublicView`.
+    :raises InvalidStateError: if ``v`` is not a view that a valid state shows.
+    """
+    if not isinstance(v, PublicView):
+        raise TypeError(f"determinize() expects a PublicView, got {type(v).__name__}")
+    # The public constructor checks the deal and works out the outcome.
+    fields: tuple[Any, ...] = _get_fields(_Dealer(v).deal(rng))
+    return GameState(*fields)

@@ -32,7 +32,8 @@ from collections.abc import Callable, Iterator
 import attrs
 
 from ._errors import brief
-from ._ismcts import _SCALE, TreeSearchBot
+from ._heuristics import SCALE
+from ._ismcts import TreeSearchBot
 from ._moves import Move
 from ._record import GameRecord
 from ._engine import legal_moves
@@ -46,7 +47,7 @@ MISTAKE = 0.1
 def _points(value: float) -> float:
     """A value back in points of advantage through the search's logistic curve (0.5 is 0)."""
     value = min(max(value, 1e-6), 1 - 1e-6)
-    return _SCALE * math.log(value / (1 - value))
+    return SCALE * math.log(value / (1 - value))
 
 
 @attrs.frozen

@@ -37,17 +37,16 @@ True
 from __future__ import annotations
 
 import random
-import zlib
-from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from ._cards import Card
-from ._engine import apply_move, legal_moves
+from ._checks import check_int, check_seed
+from ._engine import apply_move
 from ._errors import brief
-from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Play
-from ._rules import LoadTarget, Scoring
-from ._state import H0, R0, W0, GameState, PileKind
-from ._view import PublicView, _unseen, view
+from ._heuristics import FOUNDATION, checked_view, greedy_choice, greedy_scores, playout, seeded_rng
+from ._ismcts import LEVELS, MoveValue, SearchResult, TreeSearchBot
+from ._moves import Move
+from ._state import GameState
+from ._view import _Dealer, determinize
 from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
 
 __all__ = [
@@ -63,9 +62,6 @@ __all__ = [
     "make_bot",
     "BOT_NAMES",
 ]
-
-_F, _T, _R, _W = PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE, PileKind.WASTE
-
 
 @runtime_checkable
 class Bot(Protocol):
@@ -89,22 +85,6 @@ class Bot(Protocol):
     def choose(self, state: GameState) -> Move:
         """The move to play in ``state`` (which is not over)."""
         ...
-
-
-def _check_seed(seed: object) -> int:
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be an int with 0 <= seed < 2**64, got {seed}")
-    return seed
-
-
-def _check_state(state: object) -> GameState:
-    if not isinstance(state, GameState):
-        raise TypeError(f"choose() expects a GameState, got {type(state).__name__}")
-    if state.is_over:
-        raise ValueError(f"the game is over ({state.outcome}): there is no move to choose")
-    return state
 
 
 def _check_game(game: object) -> CardGame[Any, Any, Any] | None:
@@ -161,96 +141,6 @@ class _GameBot:
         self.__dict__.update(state)
 
 
-def _view_key(v: PublicView) -> int:
-    """A checksum of everything the view shows, to seed a bot's generator per position."""
-    parts = [v.current_player, v.move_count, int(v.drawn), v.passes, *v.exhausted, *v.played]
-    parts += [*v.reserve_sizes, *v.hand_sizes]
-    for top in v.reserve_tops:
-        parts.append(255 if top is None else top.index)
-    for group in (v.foundations, v.tableau, v.wastes):
-        for pile in group:
-            parts.append(200 + len(pile))
-            parts.extend(card.index for card in pile)
-    data = b"".join(n.to_bytes(4, "little") for n in parts)
-    return zlib.crc32(data)
-
-
-def _rng(seed: int, v: PublicView) -> random.Random:
-    return random.Random(seed * 4294967296 + _view_key(v))
-
-
-def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
-    """A full state that shows ``v``: the unseen cards dealt into the face-down slots.
-
-    The unseen cards are the ones the view does not show (all 104 but those on
-    the foundations, the tableau, the wastes and the reserve tops). They fill
-    each reserve below its top card and each hand, shuffled by ``rng``; with
-    ``rng=None`` they go in a fixed order (cards ascending), which serves a
-    bot that only looks at moves that reveal nothing. A card goes to the other
-    player's reserve or hand only if the rules could have put it there
-    (loading), so the result is always a valid state.
-
-    The result depends only on the view and the generator: it is the same
-    whatever order the face-down cards of the real state are in.
-
-    >>> import random
-    >>> from crapette import new_game, view
-    >>> state = new_game("classic", seed=5)
-    >>> world = determinize(view(state), random.Random(0))
-    >>> view(world) == view(state)
-    True
-    >>> world.hands[0] == state.hands[0]
-    False
-
-    :raises TypeError: if ``v`` is not a :class:`~crapette.PublicView`.
-    """
-    if not isinstance(v, PublicView):
-        raise TypeError(f"determinize() expects a PublicView, got {type(v).__name__}")
-    unseen = _unseen(v)
-    rules = v.rules
-    foreign = {
-        _R: LoadTarget.RESERVE in rules.load_targets,
-        PileKind.HAND: LoadTarget.WASTE in rules.load_targets,
-    }
-    # Slots: (player, kind, size). Slots that may hold only the owner's deck are filled first.
-    slots = []
-    for player in (0, 1):
-        slots.append((player, _R, max(v.reserve_sizes[player] - 1, 0)))
-        slots.append((player, PileKind.HAND, v.hand_sizes[player]))
-    filled: dict[tuple[int, PileKind], list[Card]] = {}
-    pool = unseen
-    for deck in (0, 1):
-        own = [(p, k, n) for p, k, n in slots if p == deck and not foreign[k] and n]
-        if not own:
-            continue
-        cards = [c for c in pool if c.deck == deck]
-        if rng is not None:
-            rng.shuffle(cards)
-        taken = 0
-        for p, k, n in own:
-            filled[(p, k)] = cards[taken : taken + n]
-            taken += n
-        used = set(cards[:taken])
-        pool = [c for c in pool if c not in used]
-    pool = list(pool)
-    if rng is not None:
-        rng.shuffle(pool)
-    taken = 0
-    for p, k, n in slots:
-        if (p, k) not in filled:
-            filled[(p, k)] = pool[taken : taken + n]
-            taken += n
-    reserves = []
-    for player in (0, 1):
-        top = v.reserve_tops[player]
-        reserves.append(tuple(filled[(player, _R)]) + (() if top is None else (top,)))
-    hands = [tuple(filled[(player, PileKind.HAND)]) for player in (0, 1)]
-    piles = (*v.foundations, *v.tableau, *reserves, *hands, *v.wastes)
-    return GameState(
-        v.rules, piles, v.current_player, v.move_count, v.drawn, v.passes, v.exhausted, v.played, v.counters
-    )
-
-
 class RandomBot(_GameBot):
     """Plays a legal move chosen uniformly at random.
 
@@ -280,7 +170,7 @@ class RandomBot(_GameBot):
     name = "random"
 
     def __init__(self, seed: int = 0, *, game: object = None) -> None:
-        self.seed = _check_seed(seed)
+        self.seed = check_seed(seed)
         self.game = _check_game(game)
 
     def __repr__(self) -> str:
@@ -307,153 +197,9 @@ class RandomBot(_GameBot):
             moves = game.legal_moves(state)
             v = game.view(state, state.current_player)
             return moves[_game_rng(self.seed, v).randrange(len(moves))]
-        v = view(_check_state(state))
+        v = checked_view(state)
         moves = v.legal_moves
-        return moves[_rng(self.seed, v).randrange(len(moves))]
-
-
-# The greedy heuristic ---------------------------------------------------------
-
-#: Scores of the greedy heuristic, by kind of move (higher is played first).
-_FOUNDATION = 1000
-_FOUNDATION_SOURCE = {_R: 30, _W: 20, _T: 10}
-_RESERVE_TO = {_R: 540, _W: 530}
-_RESERVE_TO_TABLEAU = 500
-_WASTE_TO = {_R: 440, _W: 430}
-_WASTE_TO_TABLEAU = 400
-_TABLEAU_TO = {_R: 300, _W: 290}
-_SHUFFLE_OPENS_FOUNDATION = 350
-_SHUFFLE_OPENS_RESERVE = 340
-_SHUFFLE_OPENS_WASTE = 240
-_SHUFFLE_USELESS = -100
-_DRAW = 100
-_END_TURN = 50
-_KEEP_EMPTY = 10
-
-
-def _greedy_scores(world: GameState, moves: Sequence[Move], lookahead: bool = True) -> list[int]:
-    """The greedy heuristic's score of each move (see :class:`GreedyBot`).
-
-    Without ``lookahead`` moves between tableau piles all score as useless
-    (the fast policy of the search bot's playouts).
-    """
-    piles = world.piles
-    player = world.current_player
-    scores = []
-    legal_here: frozenset[Move] | None = None
-    for move in moves:
-        cls = move.__class__
-        if cls is Play:
-            source = move.source  # type: ignore[attr-defined]
-            target = move.target  # type: ignore[attr-defined]
-            skind, tkind = source.kind, target.kind
-            if tkind is _F:
-                scores.append(_FOUNDATION + _FOUNDATION_SOURCE[skind])
-                continue
-            keep = _KEEP_EMPTY if piles[target.id] else 0
-            if skind is _R:
-                score = _RESERVE_TO.get(tkind, _RESERVE_TO_TABLEAU + keep)
-            elif skind is _W:
-                score = _WASTE_TO.get(tkind, _WASTE_TO_TABLEAU + keep)
-            elif tkind is not _T:
-                score = _TABLEAU_TO[tkind]
-            elif not lookahead:
-                score = _SHUFFLE_USELESS
-            else:
-                if legal_here is None:
-                    legal_here = frozenset(moves)
-                score = _shuffle_score(world, move, legal_here, player)
-            scores.append(score)
-        elif cls is MoveStack:
-            if not lookahead:
-                scores.append(_SHUFFLE_USELESS)
-                continue
-            if legal_here is None:
-                legal_here = frozenset(moves)
-            scores.append(_shuffle_score(world, move, legal_here, player))
-        elif cls is Draw:
-            scores.append(_DRAW)
-        elif cls is EndTurn:
-            scores.append(_END_TURN)
-        else:
-            scores.append(0)
-    return scores
-
-
-def _shuffle_score(world: GameState, move: Move, before: frozenset[Move], player: int) -> int:
-    """Score a move between tableau piles by what it opens up for the next move.
-
-    Such a move reveals no hidden card, so looking at the state after it is fair.
-    """
-    after = apply_move(world, move)
-    if after.current_player != player or after.is_over:
-        return _SHUFFLE_USELESS
-    best = _SHUFFLE_USELESS
-    for new in legal_moves(after):
-        if new in before or new.__class__ is not Play:
-            continue
-        skind = new.source.kind
-        if new.target.kind is _F:
-            return _SHUFFLE_OPENS_FOUNDATION
-        if skind is _R:
-            best = max(best, _SHUFFLE_OPENS_RESERVE)
-        elif skind is _W:
-            best = max(best, _SHUFFLE_OPENS_WASTE)
-    return best
-
-
-def _quick_score(move: Move) -> tuple[int, int, int]:
-    """The greedy score of ``move`` without look-ahead: (onto a non-empty pile, onto an empty one, the target's id)."""
-    if type(move) is Play:
-        skind, tkind, target = move.source.kind, move.target.kind, move.target.id
-        if tkind is _F:
-            score = _FOUNDATION + _FOUNDATION_SOURCE[skind]
-            return score, score, target
-        if skind is _R:
-            table, tableau = _RESERVE_TO, _RESERVE_TO_TABLEAU
-        elif skind is _W:
-            table, tableau = _WASTE_TO, _WASTE_TO_TABLEAU
-        elif tkind is _T:
-            return _SHUFFLE_USELESS, _SHUFFLE_USELESS, target
-        else:
-            return _TABLEAU_TO[tkind], _TABLEAU_TO[tkind], target
-        if tkind in table:
-            return table[tkind], table[tkind], target
-        return tableau + _KEEP_EMPTY, tableau, target
-    score = {Draw: _DRAW, EndTurn: _END_TURN, MoveStack: _SHUFFLE_USELESS}.get(type(move), 0)
-    return score, score, 0
-
-
-#: The scores of :func:`_greedy_scores` without look-ahead, for every move, made once:
-#: the playouts of the search bots read them instead of scoring each move anew.
-_QUICK: dict[Move, tuple[int, int, int]] = {
-    move: _quick_score(move)
-    for move in (
-        *(play for row in PLAYS for play in row if play is not None),
-        *STACKS.values(),
-        DRAW,
-        END_TURN,
-        PASS,
-    )
-}
-
-
-def _fast_move(world: GameState) -> Move:
-    """The greedy move without look-ahead: the first of the legal moves with the highest quick score."""
-    moves = legal_moves(world)
-    if len(moves) == 1:
-        return moves[0]
-    piles = world.piles
-    quick = _QUICK
-    best = moves[0]
-    nonempty, empty, target = quick[best]
-    top = nonempty if piles[target] else empty
-    for move in moves:
-        nonempty, empty, target = quick[move]
-        score = nonempty if piles[target] else empty
-        if score > top:
-            best, top = move, score
-    return best
+        return moves[seeded_rng(self.seed, v).randrange(len(moves))]
 
 
 class GreedyBot:
@@ -509,77 +255,20 @@ class GreedyBot:
 
         :raises ValueError: if the game is over.
         """
-        v = view(_check_state(state))
+        v = checked_view(state)
         moves = v.legal_moves
         if len(moves) == 1:
             return moves[0]
-        world = determinize(v)
-        scores = _greedy_scores(world, moves)
-        return moves[scores.index(max(scores))]
+        return greedy_choice(v, moves)
 
 
 # Search -------------------------------------------------------------------------
 
-#: Moves a playout may make after the move it tests (a safety net: turns end long before).
-_HORIZON = 200
-_WIN = 10_000
 #: A move between tableau piles that opens nothing must beat the others by this much on average
 #: (in cards), so that sampling noise cannot make the bot move a card to and fro.
 _PREFER_USEFUL = 0.5
 #: The greedy score breaks ties between moves whose playouts come out equal.
 _TIE_BREAK = 1e-6
-#: The value of a reserve top card that the player to move can play at once.
-_RESERVE_READY = 1.0
-#: How cards left are weighed under rules without scoring: as the classic scoring does.
-_HEURISTIC_SCORING = Scoring()
-
-
-def _penalty(scoring: Scoring, piles: tuple[tuple[Card, ...], ...], player: int) -> int:
-    return scoring.penalty(
-        reserve=len(piles[R0 + player]), hand=len(piles[H0 + player]), waste=len(piles[W0 + player])
-    )
-
-
-def _evaluate(state: GameState, player: int) -> float:
-    """How good ``state`` is for ``player``: the opponent's penalty minus the player's.
-
-    Cards left are weighed by the rules' scoring (the classic one under rules
-    without scoring); a finished game is
-    worth a large bonus or malus; a reserve card the player can play at once
-    is worth one card.
-    """
-    outcome = state.outcome
-    if outcome is not None:
-        if outcome.winner is None:
-            return 0.0
-        return float(_WIN if outcome.winner == player else -_WIN)
-    piles = state.piles
-    scoring = state.rules.scoring or _HEURISTIC_SCORING
-    value = float(_penalty(scoring, piles, 1 - player) - _penalty(scoring, piles, player))
-    if state.current_player == player:
-        # The player is to move: a reserve card that can be played next is as good as gone.
-        reserve = R0 + player
-        for move in legal_moves(state):
-            if move.__class__ is Play and move.source.id == reserve:
-                return value + _RESERVE_READY
-    return value
-
-
-def _playout(world: GameState, player: int) -> float:
-    """Play on greedily to the end of the opponent's next turn, then evaluate for ``player``."""
-    state = world
-    turns_left = 2 if state.current_player == player else 1
-    last = state.current_player
-    for _ in range(_HORIZON):
-        if state.is_over:
-            break
-        state = apply_move(state, _fast_move(state))
-        if state.current_player != last:
-            last = state.current_player
-            turns_left -= 1
-            if turns_left == 0:
-                break
-    return _evaluate(state, player)
 
 
 #: Moves a playout of another game may make before it is cut short (and scored 0).
@@ -641,8 +330,8 @@ class SearchBot(_GameBot):
     >>> bot
     SearchBot(seed=3, budget=24)
 
-    :raises ValueError: if ``seed`` is out of range or ``budget`` is not a positive int.
-    :raises TypeError: if ``game`` is not a card game.
+    :raises ValueError: if ``seed`` is not an int with ``0 <= seed < 2**64``, or ``budget`` is below 1.
+    :raises TypeError: if ``budget`` is not an int, or ``game`` is not a card game.
 
     .. versionchanged:: 0.2.0
        The ``game`` argument: the bot plays any card game.
@@ -654,12 +343,8 @@ class SearchBot(_GameBot):
     DEFAULT_BUDGET = 200
 
     def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: object = None) -> None:
-        self.seed = _check_seed(seed)
-        if not isinstance(budget, int) or isinstance(budget, bool):
-            raise TypeError(f"budget must be an int, got {type(budget).__name__}")
-        if budget < 1:
-            raise ValueError(f"budget must be at least 1 playout, got {budget}")
-        self.budget = budget
+        self.seed = check_seed(seed)
+        self.budget = check_int("budget", budget, 1)
         self.game = _check_game(game)
 
     def __repr__(self) -> str:
@@ -684,22 +369,23 @@ class SearchBot(_GameBot):
         """
         if self.game is not None:
             return self._choose_in(self.game, state)
-        v = view(_check_state(state))
+        v = checked_view(state)
         moves = v.legal_moves
         if len(moves) == 1:
             return moves[0]
-        greedy = _greedy_scores(determinize(v), moves)
-        if min(greedy) >= _FOUNDATION:
+        dealer = _Dealer(v)
+        greedy = greedy_scores(dealer.deal(None), moves)
+        if min(greedy) >= FOUNDATION:
             # Only foundation plays (compulsory moves): the greedy order among them will do.
             return moves[greedy.index(max(greedy))]
-        rng = _rng(self.seed, v)
+        rng = seeded_rng(self.seed, v)
         player = v.current_player
         samples = max(1, self.budget // len(moves))
         totals = [0.0] * len(moves)
         for _ in range(samples):
-            world = determinize(v, rng)
+            world = dealer.deal(rng)
             for i, move in enumerate(moves):
-                totals[i] += _playout(apply_move(world, move), player)
+                totals[i] += playout(apply_move(world, move), player)
         values = [
             total / samples + (_PREFER_USEFUL if score >= 0 else 0.0) + score * _TIE_BREAK
             for total, score in zip(totals, greedy)
@@ -775,5 +461,3 @@ def make_bot(name: str, seed: int = 0, *, game: object = None) -> Bot:
         return TreeSearchBot.at_level(key[7:], seed=seed)
     raise ValueError(f"unknown bot {brief(name)}: expected one of {', '.join(BOT_NAMES)}")
 
-
-from ._ismcts import LEVELS, MoveValue, SearchResult, TreeSearchBot  # noqa: E402  (it uses this module's heuristics)

@@ -127,16 +127,12 @@ def _symbols(text: str) -> str:
 
 def _visible(text: str, limit: int = 60) -> str:
     """``text`` for a message: control characters escaped, at most ``limit`` characters."""
-    text = text[: limit + 1]
-    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+    return brief(text, limit, quote=False)
 
 
 def _one_line(exc: BaseException) -> str:
     """An exception as one short line: its type and the first line of its message."""
-    message = str(exc).strip().splitlines()
-    text = f"{type(exc).__name__}: {message[0]}" if message else type(exc).__name__
-    return _visible(text, 300)
+    return brief(exc, 300)
 
 
 # A player named "you" is spoken to in the second person.

@@ -59,8 +59,9 @@ from crapette import (
     RuleSet,
     legal_actions,
     move_to_action,
-    parse_rules,
 )
+from crapette._checks import check_int, check_seed
+from crapette._rules import to_rules
 from crapette._state import F0, H0, R0, W0
 
 try:
@@ -351,19 +352,11 @@ def rewards(outcome: Outcome) -> tuple[float, float]:
 
 def _to_rules(rules: object) -> RuleSet:
     """A RuleSet, or the rules a text names (a preset name, or a rules text such as ``classic(move_limit=200)``)."""
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, str):
-        return parse_rules(rules)
-    raise TypeError(f"rules must be a RuleSet or its text (such as 'classic'), got {type(rules).__name__}")
+    return to_rules(rules, "the environment")
 
 
 def _check_count(name: str, value: object) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value}")
-    return value
+    return check_int(name, value, 1)
 
 
 def _check_reward(value: object) -> float | None:
@@ -378,9 +371,4 @@ def _check_reward(value: object) -> float | None:
 
 def _check_deal(value: object) -> int:
     """A deal number given in ``reset(options={"deal": ...})``: a seed for :func:`~crapette.new_game`."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f'options["deal"] must be an int, got {value!r}')
-    deal = operator.index(value)
-    if not 0 <= deal < 2**64:
-        raise ValueError(f'options["deal"] must be a deal number from 0 to 2**64 - 1, got {deal}')
-    return deal
+    return check_seed(value, 'options["deal"] (a deal number: the seed of new_game)')

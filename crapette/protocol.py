@@ -70,9 +70,10 @@ from ._engine import apply_move as _apply_move
 from ._engine import legal_moves as _legal_moves
 from ._engine import new_game as _new_game
 from ._moves import parse_move as _parse_move
-from ._rules import RuleSet, parse_rules
+from ._rules import RuleSet, to_rules
 from ._state import GameState
 from ._view import PublicView
+from ._view import determinize as _determinize
 from ._view import view as _view
 
 __all__ = [
@@ -281,11 +282,7 @@ def _resolve(token: Any) -> Any:
 
 
 def _to_rules(rules: RuleSet | str) -> RuleSet:
-    if isinstance(rules, str):
-        return parse_rules(rules)
-    if not isinstance(rules, RuleSet):
-        raise TypeError(f"rules must be a RuleSet or a rule set's text, got {type(rules).__name__}")
-    return rules
+    return to_rules(rules, "Crapette()")
 
 
 @attrs.frozen(repr=False)
@@ -353,9 +350,7 @@ class Crapette:
 
     def determinize(self, view: PublicView, rng: random.Random | None = None) -> GameState:
         """A full state that shows ``view``: :func:`crapette.bots.determinize`."""
-        from .bots import determinize
-
-        return determinize(view, rng)
+        return _determinize(view, rng)
 
     def returns(self, state: GameState) -> tuple[float, float]:
         """1 for the winner, -1 for the loser, 0 for both when nobody won.

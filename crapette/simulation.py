@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Protocol, overload
 import attrs
 
 from ._engine import apply_move, new_game
+from ._checks import check_int
 from ._errors import IllegalMoveError, brief
 from ._moves import Move
 from ._progress import Progress
@@ -429,10 +430,7 @@ def _bot_name(bot: object) -> str:
 
 def _describe(exc: BaseException) -> str:
     """``Type: message`` of an exception, cut short for a one-line message."""
-    text = str(exc)
-    if len(text) > 300:
-        text = text[:297] + "..."
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return brief(exc, 300)
 
 
 # Errors ---------------------------------------------------------------------------------------
@@ -774,11 +772,7 @@ def _check_rules(rules: object) -> RuleSet | CardGame[Any, Any, Any]:
 
 
 def _check_int(name: str, value: object, low: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{name} must be at least {low}, got {value}")
-    return value
+    return check_int(name, value, low)
 
 
 _NO_GAME = object()

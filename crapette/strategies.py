@@ -38,7 +38,8 @@ except ImportError as exc:  # pragma: no cover - exercised by a test that hides 
         "install it with `pip install crapette[test]` or `pip install hypothesis`"
     ) from exc
 
-from ._cards import ALL_CARDS, Card, check_seed
+from ._cards import ALL_CARDS, Card
+from ._checks import check_seed
 from ._engine import apply_move, legal_moves, new_game
 from ._errors import InvalidRulesError
 from ._moves import Move

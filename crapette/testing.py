@@ -61,6 +61,7 @@ import attrs
 
 from . import _engine
 from ._cards import ALL_CARDS, check_seed
+from ._checks import check_int
 from ._errors import IllegalMoveError, InvalidStateError, brief
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
 from ._rules import RuleSet
@@ -456,13 +457,7 @@ def _check(state: GameState, rng: random.Random, illegal_samples: int) -> dict[M
 
 
 def _check_count(name: str, value: object, low: int, high: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < low:
-        raise ValueError(f"{name} must be >= {low}, got {brief(value)}")
-    if high is not None and value > high:
-        raise ValueError(f"{name} must be <= {high}, got {brief(value)}")
-    return value
+    return check_int(name, value, low, high)
 
 
 def check_state(state: GameState, *, seed: int = 0, illegal_samples: int = 8) -> None:
@@ -566,8 +561,7 @@ def _fail(invariant: str, detail: str, move: Any = None) -> InvariantViolation:
 
 
 def _short(value: object, limit: int = 120) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return brief(value, limit)
 
 
 def _call(invariant: str, what: str, function: Any, *args: Any, move: Any = None) -> Any:

@@ -236,6 +236,31 @@ def test_determinize_rejects_a_state_in_place_of_a_view() -> None:
         determinize(new_game("casual"))  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    "rules", ["casual", "classic", "classic(load_targets=reserve)", "casual(load_targets=waste)"]
+)
+def test_determinize_is_the_one_deal_of_the_hidden_cards_that_the_searches_and_the_protocol_use(rules: str) -> None:
+    from crapette import _view
+    from crapette.protocol import Crapette
+
+    assert determinize is _view.determinize
+    for state in positions(_rules(rules), seed=4, count=3):
+        v = view(state)
+        dealer, mine, theirs = _view._Dealer(v), random.Random(9), random.Random(9)
+        for _ in range(4):
+            world = dealer.deal(mine)
+            assert world == determinize(v, theirs)
+            assert view(world) == v
+        assert dealer.deal(None) == determinize(v)
+        assert Crapette(rules).determinize(v, random.Random(2)) == determinize(v, random.Random(2))
+
+
+def _rules(text: str) -> RuleSet:
+    from crapette import parse_rules
+
+    return parse_rules(text)
+
+
 # The greedy heuristic ---------------------------------------------------------------------
 
 
@@ -315,10 +340,20 @@ def test_bots_refuse_a_finished_game_and_things_that_are_not_states() -> None:
             bot.choose("classic 0 0 -")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("seed", [-1, 2**64, "1", 1.0, True, None])
+def test_every_bot_refuses_a_bad_seed_with_the_same_error_as_new_game(seed: object) -> None:
+    with pytest.raises(ValueError) as expected:
+        new_game("classic", seed=seed)  # type: ignore[arg-type]
+    for make in (RandomBot, SearchBot, TreeSearchBot):
+        with pytest.raises(ValueError) as refused:
+            make(seed=seed)
+        assert str(refused.value) == str(expected.value)
+
+
 def test_bot_settings_are_checked() -> None:
     with pytest.raises(ValueError, match="seed"):
         RandomBot(seed=-1)
-    with pytest.raises(TypeError, match="seed"):
+    with pytest.raises(ValueError, match="seed"):
         SearchBot(seed="1")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="budget"):
         SearchBot(budget=0)

@@ -245,7 +245,7 @@ def test_check_game_is_deterministic_and_checks_nothing_for_no_games() -> None:
     ("kwargs", "error", "message"),
     [
         ({"game": object()}, TypeError, "is not a card game"),
-        ({"games": -1}, ValueError, "games must be >= 0"),
+        ({"games": -1}, ValueError, "games must be at least 0"),
         ({"max_moves": 1.5}, TypeError, "max_moves must be an int"),
         ({"illegal_samples": -2}, ValueError, "illegal_samples"),
         ({"seed": -1}, ValueError, "seed"),

@@ -331,3 +331,32 @@ def test_states_are_immutable() -> None:
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         state.current_player = 1  # type: ignore[misc]
     assert isinstance(state.piles, tuple) and all(isinstance(p, tuple) for p in state.piles)
+
+
+# The raw constructor ----------------------------------------------------------------------
+
+
+def test_the_raw_constructor_takes_the_fields_in_the_order_the_class_declares_them() -> None:
+    import inspect
+
+    from crapette._state import _raw_state
+
+    names = [field.name for field in attrs.fields(GameState)]
+    assert list(inspect.signature(_raw_state).parameters)[: len(names)] == names
+    state = apply_move(new_game(CLASSIC, 4), legal_moves(new_game(CLASSIC, 4))[0])
+    raw = _raw_state(*(getattr(state, name) for name in names))
+    assert raw == state and hash(raw) == hash(state)
+    assert raw.outcome is None and legal_moves(raw) == legal_moves(state)
+    validate(raw)
+
+
+def test_a_state_unpickles_through_the_raw_constructor_and_old_pickles_still_load() -> None:
+    import pickle
+
+    from crapette import _state
+
+    state = new_game(CASUAL, 2)
+    rebuild, args = state.__reduce__()
+    assert rebuild is _state._raw_state and len(args) == len(attrs.fields(GameState)) + 1
+    # Pickles made before the raw constructor name _restore, with the same arguments.
+    assert _state._restore(*args) == state == pickle.loads(pickle.dumps(state))

@@ -98,10 +98,10 @@ def test_check_state_passes_on_states_of_a_played_game() -> None:
         ({"rules": 42}, TypeError, "rules must be a RuleSet"),
         ({"rules": "chess"}, ValueError, "unknown rule set 'chess'"),
         ({"games": "3"}, TypeError, "games must be an int"),
-        ({"games": -1}, ValueError, "games must be >= 0"),
-        ({"max_moves": -5}, ValueError, "max_moves must be >= 0"),
+        ({"games": -1}, ValueError, "games must be at least 0"),
+        ({"max_moves": -5}, ValueError, "max_moves must be at least 0"),
         ({"illegal_samples": 1.5}, TypeError, "illegal_samples must be an int"),
-        ({"illegal_samples": 10**12}, ValueError, "illegal_samples must be <= 1000, got 1000000000000"),
+        ({"illegal_samples": 10**12}, ValueError, "illegal_samples must be from 0 to 1000, got 1000000000000"),
         ({"seed": -1}, ValueError, "seed must be an int"),
         ({"seed": 2**64 - 1, "games": 2}, ValueError, "seed must be an int"),
     ],
@@ -118,7 +118,7 @@ def test_check_state_bounds_illegal_samples() -> None:
 
     state = new_game("classic", seed=2)
     check_state(state, illegal_samples=MAX_ILLEGAL_SAMPLES)  # more than there are moves to try: all of them
-    with pytest.raises(ValueError, match=r"illegal_samples must be <= 1000, got 1001$"):
+    with pytest.raises(ValueError, match=r"illegal_samples must be from 0 to 1000, got 1001$"):
         check_state(state, illegal_samples=MAX_ILLEGAL_SAMPLES + 1)
 
 

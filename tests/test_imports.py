@@ -1,0 +1,207 @@
+"""The package's imports: every module imports alone, and the runtime imports form no cycle.
+
+The graph is read from the source with :mod:`ast`: the imports a module runs
+when it is imported (module level, including inside ``try`` and plain ``if``
+blocks), but not those under ``if TYPE_CHECKING:`` nor those inside functions
+and classes, which run later, if ever.
+"""
+
+from __future__ import annotations
+
+import ast
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import crapette
+
+PACKAGE = Path(crapette.__file__).parent
+MODULES = sorted(
+    ["crapette"] + [f"crapette.{info.name}" for info in pkgutil.iter_modules([str(PACKAGE)])]
+)
+#: Modules that need an optional dependency (they say so when it is missing).
+OPTIONAL = {
+    "crapette.gymnasium": "gymnasium",
+    "crapette.pettingzoo": "pettingzoo",
+    "crapette.openspiel": "pyspiel",
+    "crapette.observation": "numpy",
+    "crapette.strategies": "hypothesis",
+    "crapette._hypothesis_hook": "hypothesis",
+}
+
+
+def _path(module: str) -> Path:
+    if module == "crapette":
+        return PACKAGE / "__init__.py"
+    return PACKAGE / f"{module.split('.', 1)[1]}.py"
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _runtime_imports(module: str) -> set[str]:
+    """The package modules that ``module`` imports when it is imported."""
+    tree = ast.parse(_path(module).read_text(encoding="utf-8"))
+    package = module if module == "crapette" else module.rsplit(".", 1)[0]
+    found: set[str] = set()
+
+    def visit(statements: list[ast.stmt]) -> None:
+        for node in statements:
+            if isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names if alias.name.startswith("crapette."))
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = f"{package}.{base}" if base else package
+                if base == "crapette":
+                    # ``from . import x`` imports the module x if there is one, else a name of the package.
+                    for alias in node.names:
+                        sub = f"crapette.{alias.name}"
+                        found.add(sub if sub in MODULES else "crapette")
+                elif base.startswith("crapette."):
+                    found.add(base)
+            elif isinstance(node, ast.If):
+                if not _is_type_checking(node.test):
+                    visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+                visit(node.orelse)
+                visit(node.finalbody)
+            elif isinstance(node, ast.With):
+                visit(node.body)
+
+    visit(tree.body)
+    found.discard(module)
+    return found & set(MODULES)
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """A cycle of ``graph`` as a path that comes back to its start, or None."""
+    done: set[str] = set()
+    path: list[str] = []
+    on_path: set[str] = set()
+
+    def walk(node: str) -> list[str] | None:
+        path.append(node)
+        on_path.add(node)
+        for nxt in sorted(graph[node]):
+            if nxt in on_path:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in done:
+                found = walk(nxt)
+                if found:
+                    return found
+        path.pop()
+        on_path.discard(node)
+        done.add(node)
+        return None
+
+    for start in sorted(graph):
+        if start not in done:
+            found = walk(start)
+            if found:
+                return found
+    return None
+
+
+def _graph() -> dict[str, set[str]]:
+    # A module that imports names from the package itself (``from crapette import x``)
+    # has an edge to "crapette", whose edges are the package's own imports: a module
+    # that the package imports and that imports the package back closes a cycle.
+    return {module: _runtime_imports(module) for module in MODULES}
+
+
+def test_the_runtime_imports_of_the_package_form_no_cycle() -> None:
+    cycle = _cycle(_graph())
+    assert cycle is None, "runtime import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_the_graph_sees_the_imports_that_run_and_not_the_others() -> None:
+    graph = _graph()
+    assert "crapette._heuristics" in graph["crapette.bots"]
+    assert "crapette._heuristics" in graph["crapette._ismcts"]
+    assert "crapette._record_json" in graph["crapette._record"]
+    # _record_json names GameRecord only for the type checker.
+    assert "crapette._record" not in graph["crapette._record_json"]
+
+
+def _walk_running(node: ast.AST) -> list[ast.AST]:
+    """Every node under ``node`` that may run, at import or later: all but ``if TYPE_CHECKING:`` bodies."""
+    nodes: list[ast.AST] = []
+    for child in ast.iter_child_nodes(node):
+        nodes.append(child)
+        if isinstance(child, ast.If) and _is_type_checking(child.test):
+            for other in child.orelse:
+                nodes.append(other)
+                nodes.extend(_walk_running(other))
+            continue
+        nodes.extend(_walk_running(child))
+    return nodes
+
+
+def _any_imports(module: str) -> set[str]:
+    """The package modules ``module`` imports at run time, at module level or inside functions."""
+    package = module if module == "crapette" else module.rsplit(".", 1)[0]
+    found = set()
+    for node in _walk_running(ast.parse(_path(module).read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = f"{package}.{node.module}" if node.module else package
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("crapette"):
+            found.add(node.module or "")
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found & set(MODULES)
+
+
+@pytest.mark.parametrize(
+    ("low", "high"),
+    [
+        ("crapette._heuristics", "crapette.bots"),
+        ("crapette._heuristics", "crapette._ismcts"),
+        ("crapette._ismcts", "crapette.bots"),
+        ("crapette.protocol", "crapette.bots"),
+        ("crapette._view", "crapette.bots"),
+        ("crapette._record_json", "crapette._record"),
+        ("crapette._record_text", "crapette._record"),
+        ("crapette._record_format", "crapette._record"),
+    ],
+)
+def test_a_module_never_imports_back_from_the_module_built_on_it(low: str, high: str) -> None:
+    assert high not in _any_imports(low) - {low}, f"{low} imports {high}, which imports it"
+    assert low in _any_imports(high)
+
+
+def test_no_module_silences_an_import_out_of_place() -> None:
+    offenders = [module for module in MODULES if "noqa: E402" in _path(module).read_text(encoding="utf-8")]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_each_module_imports_alone_in_a_fresh_interpreter(module: str) -> None:
+    needs = OPTIONAL.get(module)
+    if needs is not None:
+        pytest.importorskip(needs)
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {module}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=PACKAGE.parent,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
