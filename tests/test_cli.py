@@ -14,7 +14,9 @@ import pytest
 
 from crapette import GameRecord, apply_move, legal_moves, new_game
 from crapette.bots import GreedyBot, RandomBot
-from crapette.cli import _parser, main, render_text
+from crapette.cli import main
+from crapette.cli._args import _parser
+from crapette.text import render_text
 
 ESC = "\x1b["
 
@@ -408,7 +410,7 @@ def test_analyse_keeps_what_it_found_when_interrupted(
                 raise KeyboardInterrupt
             yield review
 
-    monkeypatch.setattr("crapette.cli.reviews", stopped)
+    monkeypatch.setattr("crapette.cli._commands.reviews", stopped)
     code, out, err = run(["analyse", str(random_game), "--playouts", "50", "--all", "--no-progress"],
                          capsys, monkeypatch)
     assert code == 130
@@ -758,7 +760,7 @@ def test_hint_and_moves_describe_moves_without_telling_the_hidden_cards(
 
 
 def test_bot_names_with_a_level_and_a_seed_are_told_apart() -> None:
-    from crapette.cli import _bot_spec
+    from crapette.cli._args import _bot_spec
 
     assert _bot_spec("search:easy") == ("search:easy", None, None)
     assert _bot_spec(" Search:Strong:12 ") == ("search:strong", 12, None)

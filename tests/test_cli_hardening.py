@@ -249,7 +249,7 @@ def test_an_unexpected_error_saves_the_game_first_and_says_where(
     def broken(self: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("crapette.cli._Session.list_moves", broken)
+    monkeypatch.setattr("crapette.cli._play._Session.list_moves", broken)
     code, _, err = run(["play", "--seed", "5"], capsys, monkeypatch, stdin="1\nmoves\n")
     (saved,) = tmp_path.glob("crapette-*.json")
     assert code == 1 and err.count("\n") == 1
@@ -312,11 +312,11 @@ def test_simulate_clamps_an_absurd_worker_count_with_a_message(
             raise RuntimeError("no pool in this test")
 
     monkeypatch.setattr("concurrent.futures.ProcessPoolExecutor", CountingPool)
-    monkeypatch.setattr("crapette.cli._usable_cpus", lambda: 1)
+    monkeypatch.setattr("crapette.cli._commands._usable_cpus", lambda: 1)
     code, out, err = run(["simulate", "--games", "2", "--workers", "64", "--no-progress"], capsys, monkeypatch)
     assert code == 0 and pools == []  # one CPU: the games run here
     assert err == "crapette simulate: --workers 64 is more than the CPUs here (1): running 1 worker\n"
-    monkeypatch.setattr("crapette.cli._usable_cpus", lambda: 3)
+    monkeypatch.setattr("crapette.cli._commands._usable_cpus", lambda: 3)
     code, _, err = run(["simulate", "--games", "2", "--workers", "64"], capsys, monkeypatch)
     assert pools == [2]  # no more workers than games
     assert "more than the CPUs here (3): running 3 workers" in err and code == 1
@@ -335,7 +335,7 @@ def test_simulate_passes_a_large_game_count_as_a_number(
         seen.update(options)
         return Report()
 
-    monkeypatch.setattr("crapette.cli.simulate", fake_simulate)
+    monkeypatch.setattr("crapette.cli._commands.simulate", fake_simulate)
     code, out, _ = run(["simulate", "--games", "100000000"], capsys, monkeypatch)
     assert code == 0 and out == "summary\n" and seen["games"] == 100_000_000
     code, _, err = run(["simulate", "--games", "1" + "0" * 40], capsys, monkeypatch)
