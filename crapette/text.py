@@ -12,7 +12,7 @@ counts.
 casual · move 0 · player 0 to move
 
 .. versionadded:: 0.3.0
-   Before, :func:`render_text` lived in :mod:`crapette.cli` (still importable
+   Before, :func:`render_text` lived in ``crapette.cli`` (still importable
    from there, with a :class:`DeprecationWarning`).
 """
 
