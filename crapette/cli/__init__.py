@@ -30,22 +30,22 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ._args import _parser
 from ._commands import _analyse, _replay, _show, _simulate
-from ._common import (
-    ANALYSIS_LEVEL,
-    DEFAULT_BOT_SEED,
-    DEFAULT_BOTS,
-    DEFAULT_GAMES,
-    DEFAULT_RULES,
-    MAX_LINE,
-    MAX_RECORD_BYTES,
-    _Fail,
-    _one_line,
-    _visible,
-)
+from ._common import ANALYSIS_LEVEL as ANALYSIS_LEVEL
+from ._common import DEFAULT_BOT_SEED as DEFAULT_BOT_SEED
+from ._common import DEFAULT_BOTS as DEFAULT_BOTS
+from ._common import DEFAULT_GAMES as DEFAULT_GAMES
+from ._common import DEFAULT_RULES as DEFAULT_RULES
+from ._common import MAX_LINE as MAX_LINE
+from ._common import MAX_RECORD_BYTES as MAX_RECORD_BYTES
+from ._common import _Fail, _one_line, _visible
 from ._play import _Session
+
+if TYPE_CHECKING:  # type checkers see the deprecated name; at run time __getattr__ warns
+    from ..text import render_text as render_text
 
 __all__ = ["main"]
 

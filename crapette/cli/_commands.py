@@ -20,8 +20,8 @@ from ..analysis import Review, reviews
 from ..bots import TreeSearchBot
 from ..simulation import SimulationError, SimulationInterrupted, SimulationReport, simulate
 from ..text import _verb, render_text
-from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line
 from ._args import _make_bot
+from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line
 from ._files import _read_record, _shown_path, _why, _write, _writing
 
 

@@ -10,7 +10,6 @@ from .. import parse_card
 from .._record import MAX_RECORD_LENGTH
 from .._progress import isatty
 
-
 #: What ``crapette simulate`` does with no options (the README's first command).
 DEFAULT_RULES = "classic"
 DEFAULT_GAMES = 200
@@ -56,9 +55,6 @@ def _one_line(exc: BaseException) -> str:
     message = str(exc).strip().splitlines()
     text = f"{type(exc).__name__}: {message[0]}" if message else type(exc).__name__
     return _visible(text, 300)
-
-
-# A player named "you" is spoken to in the second person.
 
 
 class _Fail(Exception):

@@ -30,8 +30,8 @@ from .._errors import brief
 from .._progress import isatty
 from ..bots import SearchBot
 from ..text import _possessive, render_text
-from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line, _symbols, _visible
 from ._args import _BotChoice, _make_bot
+from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line, _symbols, _visible
 from ._files import _read_record, _shown_path, _write, _write_new
 
 
