@@ -52,14 +52,15 @@ __all__ = ["main"]
 #: Public names that moved out of this module: where each lives now.
 _MOVED = {"render_text": "crapette.text"}
 #: The modules that hold what ``crapette.cli`` was before it became a package (its private names).
-_PARTS = ("._common", "._args", "._files", "._commands", "._play")
+_PARTS = ("._common", "._args", "._files", "._commands", "._play", "..text")
 
 
 def __getattr__(name: str) -> object:
     """``crapette.cli.render_text``, deprecated: it is :func:`crapette.text.render_text`.
 
-    A private name of the old one-file module is looked up in the package's
-    modules, without a warning (private names may change at any time).
+    Any other name of the old one-file module (its private helpers, and what
+    it imported) is looked up in the package's modules, without a warning:
+    those names were never public and may change at any time.
     """
     if name in _MOVED:
         warnings.warn(
@@ -68,7 +69,7 @@ def __getattr__(name: str) -> object:
             stacklevel=2,
         )
         return getattr(importlib.import_module(_MOVED[name]), name)
-    if name.startswith("_") and not name.startswith("__"):
+    if not name.startswith("__"):
         for part in _PARTS:
             module = importlib.import_module(part, __name__)
             if name in vars(module):
