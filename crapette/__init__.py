@@ -9,7 +9,8 @@ formats and their parsers (``parse_card``, ``parse_move``, ``parse_rules``,
 features sit in submodules beside it:
 
 - :mod:`crapette.bots`: computer players; :mod:`crapette.simulation`: many games;
-- :mod:`crapette.svg`: pictures of a position; :mod:`crapette.cli`: the ``crapette`` command;
+- :mod:`crapette.svg`: pictures of a position; :mod:`crapette.text`: a position as text;
+- :mod:`crapette.cli`: the ``crapette`` command;
 - :mod:`crapette.variants`: rule variants of other Crapette programs;
 - :mod:`crapette.strategies` and :mod:`crapette.testing`: property-testing tools.
 

@@ -50,7 +50,7 @@ from crapette import (
     new_game,
 )
 from crapette.bots import Bot, RandomBot, make_bot
-from crapette.cli import render_text
+from crapette.text import render_text
 from crapette.simulation import DEFAULT_MAX_MOVES
 
 try:
@@ -270,7 +270,7 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
         return mask
 
     def render(self) -> str | None:
-        """The table as text (mode ``"ansi"``), or print it (mode ``"human"``); see :func:`crapette.cli.render_text`."""
+        """The table as text (mode ``"ansi"``), or print it (mode ``"human"``); see :func:`crapette.text.render_text`."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode: make the env with render_mode='ansi'")
             return None

@@ -48,7 +48,7 @@ from crapette import (
     apply_move,
     new_game,
 )
-from crapette.cli import render_text
+from crapette.text import render_text
 from crapette.simulation import DEFAULT_MAX_MOVES
 
 try:
@@ -223,7 +223,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self.render()
 
     def render(self) -> str | None:
-        """The table as text (mode ``"ansi"``), or print it (mode ``"human"``); see :func:`crapette.cli.render_text`."""
+        """The table as text (mode ``"ansi"``), or print it (mode ``"human"``); see :func:`crapette.text.render_text`."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode: env(render_mode='ansi') returns text")
             return None

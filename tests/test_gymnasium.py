@@ -24,7 +24,7 @@ from crapette import (  # noqa: E402
     parse_move,
 )
 from crapette.bots import GreedyBot, RandomBot  # noqa: E402
-from crapette.cli import render_text  # noqa: E402
+from crapette.text import render_text  # noqa: E402
 from crapette.gymnasium import ENV_IDS, CrapetteEnv  # noqa: E402
 from crapette.observation import action_mask, encode, rewards  # noqa: E402
 

@@ -24,7 +24,7 @@ from crapette import (  # noqa: E402
     new_game,
     parse_move,
 )
-from crapette.cli import render_text  # noqa: E402
+from crapette.text import render_text  # noqa: E402
 from crapette.observation import action_mask, encode, rewards  # noqa: E402
 from crapette.pettingzoo import AGENTS, env, raw_env  # noqa: E402
 
