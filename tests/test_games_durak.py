@@ -23,7 +23,7 @@ from crapette.testing import check_game
 
 
 import durak  # noqa: E402
-import gamekit  # noqa: E402
+from crapette import gamekit
 from durak import DONE, TAKE, DurakState, apply_move, legal_moves, new_game, parse_move  # noqa: E402
 
 
