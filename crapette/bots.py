@@ -37,7 +37,6 @@ True
 from __future__ import annotations
 
 import random
-import zlib
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -48,7 +47,7 @@ from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, Mo
 from ._rules import LoadTarget, Scoring
 from ._state import H0, R0, W0, GameState, PileKind
 from ._view import PublicView, _unseen, view
-from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
+from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name, seeded_rng
 
 __all__ = [
     "Bot",
@@ -107,10 +106,16 @@ def _check_state(state: object) -> GameState:
     return state
 
 
-def _check_game(game: object) -> CardGame[Any, Any, Any] | None:
-    """None for Crapette (under any rules), else the game, checked."""
-    if game is None or isinstance(game, Crapette):
-        return None
+#: The game of a bot built without ``game=``: Crapette (the state carries its rules, so any rules).
+_CRAPETTE = Crapette("classic")
+
+
+def _check_game(game: object) -> CardGame[Any, Any, Any]:
+    """The game a bot plays: Crapette for None, else the game, checked."""
+    if game is None:
+        return _CRAPETTE
+    if isinstance(game, Crapette):
+        return game
     return check_card_game(game)
 
 
@@ -119,35 +124,31 @@ def _check_game_state(game: CardGame[Any, Any, Any], state: Any) -> Any:
         over = state.is_over
     except AttributeError:
         raise TypeError(
-            f"choose() expects a state of {game_name(game)}, got {type(state).__name__}"
+            f"choose() expects a {'GameState' if isinstance(game, Crapette) else 'state'} of {game_name(game)}, "
+            f"got {type(state).__name__}"
         ) from None
     if over:
         raise ValueError(f"the game is over ({state.outcome}): there is no move to choose")
     return state
 
 
-def _game_rng(seed: int, view_of_player: object) -> random.Random:
-    """A generator seeded by ``seed`` and the view, the same in every process.
-
-    A str seed is hashed with SHA-512 (not Python's salted ``hash``), so the
-    view's ``repr`` decides: the game's views must have a repr that shows
-    them whole, as attrs classes do.
-    """
-    return random.Random(f"{seed}/{view_of_player!r}")
-
-
-def _game_suffix(game: CardGame[Any, Any, Any] | None) -> str:
-    return "" if game is None else f", game={game_name(game)}"
+def _game_suffix(game: CardGame[Any, Any, Any]) -> str:
+    return "" if isinstance(game, Crapette) else f", game={game_name(game)}"
 
 
 def _same_game(a: object, b: object) -> bool:
-    return a is b or (a is not None and b is not None and a == b)
+    # Crapette under any rules is one game for a bot: the state carries its rules.
+    return a is b or a == b or (isinstance(a, Crapette) and isinstance(b, Crapette))
+
+
+def _game_key(game: CardGame[Any, Any, Any]) -> str:
+    return "crapette" if isinstance(game, Crapette) else game_name(game)
 
 
 class _GameBot:
     """What the bots that play any game share: their game, and how it travels."""
 
-    game: CardGame[Any, Any, Any] | None
+    game: CardGame[Any, Any, Any]
 
     def __getstate__(self) -> dict[str, Any]:
         # A module does not pickle: it travels as its name (crapette.protocol).
@@ -161,22 +162,7 @@ class _GameBot:
         self.__dict__.update(state)
 
 
-def _view_key(v: PublicView) -> int:
-    """A checksum of everything the view shows, to seed a bot's generator per position."""
-    parts = [v.current_player, v.move_count, int(v.drawn), v.passes, *v.exhausted, *v.played]
-    parts += [*v.reserve_sizes, *v.hand_sizes]
-    for top in v.reserve_tops:
-        parts.append(255 if top is None else top.index)
-    for group in (v.foundations, v.tableau, v.wastes):
-        for pile in group:
-            parts.append(200 + len(pile))
-            parts.extend(card.index for card in pile)
-    data = b"".join(n.to_bytes(4, "little") for n in parts)
-    return zlib.crc32(data)
-
-
-def _rng(seed: int, v: PublicView) -> random.Random:
-    return random.Random(seed * 4294967296 + _view_key(v))
+_rng = Crapette.seeded_rng
 
 
 def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
@@ -258,10 +244,12 @@ class RandomBot(_GameBot):
     of the position, so it is reproducible: the same bot chooses the same move
     in the same position, in any process and after any number of games.
 
-    ``game`` is the game the bot plays: None (the default) for Crapette under
-    any rules, else any :class:`~crapette.protocol.CardGame` (a module or an
-    object); the bot then asks that game for the legal moves and seeds its
-    choice with the view of the player to move.
+    It plays any game: ``game`` is the game the bot plays, any
+    :class:`~crapette.protocol.CardGame` (a module or an object); None (the
+    default) is Crapette under any rules (:class:`~crapette.protocol.Crapette`).
+    The bot asks the game for the legal moves and seeds its choice with the
+    view of the player to move (:func:`crapette.protocol.seeded_rng`). It is a
+    :class:`crapette.protocol.GameBot` of that game's states and moves.
 
     >>> from crapette import new_game
     >>> state = new_game("casual", seed=3)
@@ -292,24 +280,19 @@ class RandomBot(_GameBot):
         )
 
     def __hash__(self) -> int:
-        if self.game is None:
-            return hash(("RandomBot", self.seed))
-        return hash(("RandomBot", self.seed, game_name(self.game)))
+        return hash(("RandomBot", self.seed, _game_key(self.game)))
 
     def choose(self, state: Any) -> Any:
         """A legal move of ``state``, uniformly at random.
 
         :raises ValueError: if the game is over.
+        :raises TypeError: if ``state`` is not a state of the bot's game.
         """
         game = self.game
-        if game is not None:
-            _check_game_state(game, state)
-            moves = game.legal_moves(state)
-            v = game.view(state, state.current_player)
-            return moves[_game_rng(self.seed, v).randrange(len(moves))]
-        v = view(_check_state(state))
-        moves = v.legal_moves
-        return moves[_rng(self.seed, v).randrange(len(moves))]
+        _check_game_state(game, state)
+        moves = game.legal_moves(state)
+        v = game.view(state, state.current_player)
+        return moves[seeded_rng(game, self.seed, v).randrange(len(moves))]
 
 
 # The greedy heuristic ---------------------------------------------------------
@@ -624,8 +607,10 @@ class SearchBot(_GameBot):
     milliseconds on average and well under a second at worst. A position
     with a single legal move costs nothing.
 
-    With ``game=`` another :class:`~crapette.protocol.CardGame`, the bot
-    does the same with what that game offers: it deals worlds from the view
+    It plays any game (a :class:`crapette.protocol.GameBot` of the states and
+    moves of its ``game``; None is Crapette): in Crapette it uses Crapette's
+    heuristics, as above. With ``game=`` another
+    :class:`~crapette.protocol.CardGame`, the bot does the same with what that game offers: it deals worlds from the view
     of the player to move with the game's ``determinize``, tries every legal
     move in each, plays on at random to the end of the game (at most 1000
     moves, else the playout counts 0) and plays the move whose worlds the
@@ -673,17 +658,17 @@ class SearchBot(_GameBot):
         )
 
     def __hash__(self) -> int:
-        if self.game is None:
-            return hash(("SearchBot", self.seed, self.budget))
-        return hash(("SearchBot", self.seed, self.budget, game_name(self.game)))
+        return hash(("SearchBot", self.seed, self.budget, _game_key(self.game)))
 
     def choose(self, state: Any) -> Any:
         """The legal move of ``state`` with the best average playout.
 
         :raises ValueError: if the game is over.
+        :raises TypeError: if ``state`` is not a state of the bot's game.
         """
-        if self.game is not None:
-            return self._choose_in(self.game, state)
+        game = self.game
+        if not isinstance(game, Crapette):
+            return self._choose_in(game, state)
         v = view(_check_state(state))
         moves = v.legal_moves
         if len(moves) == 1:
@@ -713,7 +698,7 @@ class SearchBot(_GameBot):
             return moves[0]
         player = state.current_player
         v = game.view(state, player)
-        rng = _game_rng(self.seed, v)
+        rng = seeded_rng(game, self.seed, v)
         samples = max(1, self.budget // len(moves))
         totals = [0.0] * len(moves)
         for _ in range(samples):
@@ -759,19 +744,20 @@ def make_bot(name: str, seed: int = 0, *, game: object = None) -> Bot:
         raise TypeError(f"a bot name must be a str, got {type(name).__name__}")
     key = name.strip().lower()
     checked = _check_game(game)
+    other = None if isinstance(checked, Crapette) else checked
     if key == "random":
         return RandomBot(seed=seed, game=checked)
     if key == "greedy":
-        if checked is not None:
+        if other is not None:
             raise ValueError(
-                f"the greedy bot plays Crapette only, not {game_name(checked)}: choose random or search"
+                f"the greedy bot plays Crapette only, not {game_name(other)}: choose random or search"
             )
         return GreedyBot()
     if key == "search":
         return SearchBot(seed=seed, game=checked)
     if key.startswith("search:") and key[7:] in LEVELS:
-        if checked is not None:
-            raise ValueError(f"the tree search plays Crapette only, not {game_name(checked)}: choose random or search")
+        if other is not None:
+            raise ValueError(f"the tree search plays Crapette only, not {game_name(other)}: choose random or search")
         return TreeSearchBot.at_level(key[7:], seed=seed)
     raise ValueError(f"unknown bot {brief(name)}: expected one of {', '.join(BOT_NAMES)}")
 

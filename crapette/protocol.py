@@ -187,9 +187,9 @@ class GameType:
     #: The game's name, for reports and messages (``"durak"``).
     name: str
     #: The number of players (at least 1); players are numbered from 0.
-    num_players: int = attrs.field(validator=_check_players)
+    num_players: int = attrs.field(validator=_check_players)  # type: ignore[assignment]
     #: What a finished game is worth to each player, as a function of its outcome.
-    payoff: Callable[[Any], tuple[float, ...]] = win_loss
+    payoff: Callable[[Any], tuple[float, ...]] = attrs.field(default=win_loss)
 
     def returns(self, state: Any) -> tuple[float, ...]:
         """``payoff`` of the outcome of ``state``.

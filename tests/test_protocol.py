@@ -189,17 +189,25 @@ def test_crapette_view_is_the_same_for_both_players_and_checks_the_player() -> N
         game.view(state, 2)
 
 
-def test_crapette_returns_follow_the_winner() -> None:
-    game = Crapette("classic(move_limit=10)")
-    state = game.new_game(0)
-    with pytest.raises(ValueError, match="not over"):
-        game.returns(state)
-    rng = random.Random(0)
-    while not state.is_over:
-        state = game.apply_move(state, rng.choice(game.legal_moves(state)))
-    winner = state.outcome.winner
-    expected = (0.0, 0.0) if winner is None else ((1.0, -1.0) if winner == 0 else (-1.0, 1.0))
-    assert game.returns(state) == expected
+def test_crapette_returns_are_the_points_difference_and_the_adapters_rewards() -> None:
+    from crapette.observation import rewards
+
+    for rules, scored in (("classic(move_limit=10)", True), ("casual(move_limit=10)", False)):
+        game = Crapette(rules)
+        state = game.new_game(0)
+        with pytest.raises(ValueError, match="not over"):
+            game.returns(state)
+        rng = random.Random(0)
+        while not state.is_over:
+            state = game.apply_move(state, rng.choice(game.legal_moves(state)))
+        outcome = state.outcome
+        if scored:
+            expected = (float(outcome.scores[0] - outcome.scores[1]), float(outcome.scores[1] - outcome.scores[0]))
+        else:
+            winner = outcome.winner
+            expected = (0.0, 0.0) if winner is None else ((1.0, -1.0) if winner == 0 else (-1.0, 1.0))
+        assert game.returns(state) == expected == rewards(outcome)
+        assert game.game_type.payoff(outcome) == expected
 
 
 def test_check_card_game_names_every_missing_member() -> None:
