@@ -21,7 +21,7 @@ A small game, written whole (docs/protocol.rst explains each part):
 >>> import attrs
 >>> from crapette.protocol import GameType, win_loss
 >>> from crapette.gamekit import MoveText, checked_apply, legal_moves_of, moves_cache, returns_of
->>> @attrs.frozen
+>>> @attrs.frozen(repr=False)
 ... class Take(MoveText):
 ...     count: int
 ...     def __str__(self): return str(self.count)
@@ -157,7 +157,7 @@ def checked_apply(
         except TypeError:  # an unhashable or incomparable value: no move
             ok = False
         if not ok:
-            why = (why_illegal or _why_not_legal)(state, move)
+            why = why_illegal(state, move) if why_illegal is not None else _why_not_legal(state, legal)
             raise IllegalMoveError(f"illegal move {str(move)[:40]}: {why}")
         return play(state, move)
 
@@ -165,10 +165,11 @@ def checked_apply(
     return apply_move
 
 
-def _why_not_legal(state: Any, move: object) -> str:
+def _why_not_legal(state: Any, legal: Sequence[Any]) -> str:
     if state.is_over:
         return f"the game is over ({state.outcome})"
-    return "it is not one of the legal moves"
+    shown = " ".join(str(m) for m in legal[:20]) + (" ..." if len(legal) > 20 else "")
+    return f"it is not one of the legal moves ({shown})"
 
 
 def returns_of(game_type: GameType) -> Callable[[Any], tuple[float, ...]]:
