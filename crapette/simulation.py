@@ -36,6 +36,11 @@ from __future__ import annotations
 import concurrent.futures
 import copy
 import functools
+import io
+import pickle
+import sys
+import types
+from concurrent.futures import BrokenExecutor
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
@@ -360,6 +365,52 @@ def _ranges(numbers: Iterable[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
+def _defined_where(payload: object) -> dict[str, set[str]]:
+    """The modules of the classes and functions that pickling ``payload`` refers to by name."""
+    found: dict[str, set[str]] = {}
+
+    class _Scan(pickle.Pickler):
+        def persistent_id(self, obj: object) -> None:
+            named = obj if isinstance(obj, (type, types.FunctionType)) else type(obj)
+            module = getattr(named, "__module__", None)
+            if isinstance(module, str):
+                found.setdefault(module, set()).add(getattr(named, "__qualname__", "?"))
+            return None
+
+    try:
+        _Scan(io.BytesIO()).dump(payload)
+    except Exception:
+        pass
+    return found
+
+
+def _unimportable(module: str) -> bool:
+    """True if a fresh worker could not import ``module`` by its name."""
+    if module == "__main__":
+        return True
+    loaded = sys.modules.get(module)
+    return loaded is not None and getattr(loaded, "__spec__", None) is None
+
+
+def _broken_pool_hint(target: Any, bots: Sequence[object]) -> str:
+    """Why a process pool broke, most likely, and how to fix it: for the message of the error."""
+    suspects = sorted(
+        f"{name} (in {module})"
+        for module, names in _defined_where((target, tuple(bots))).items()
+        if _unimportable(module)
+        for name in names
+    )
+    found = f" These are defined where a worker may not find them: {', '.join(suspects[:6])}." if suspects else ""
+    return (
+        ". A worker process died: most likely it could not unpickle the task (its own traceback, on its "
+        "stderr, says why). The rules, their rule parts, the game and the bots travel to the workers "
+        "by pickling, and a worker finds a class or function only by importing its module: one defined "
+        "in __main__ (a notebook, an interactive session), in a module made at run time, or after the "
+        f"pool's workers started cannot be found there.{found} Fix: define them in a module the workers "
+        "can import (a .py file on sys.path) and start a new executor, or simulate without executor="
+    )
+
+
 def _run_on(
     executor: Executor,
     collector: _Collector,
@@ -378,8 +429,9 @@ def _run_on(
 
     def lost(chunks: Iterable[range], exc: BaseException) -> SimulationError:
         numbers = tuple(sorted(i for chunk in chunks for i in chunk))
+        hint = _broken_pool_hint(target, bots) if isinstance(exc, BrokenExecutor) else ""
         return SimulationError(
-            f"game{'s' if len(numbers) > 1 else ''} {_ranges(numbers)} failed on the executor: {_describe(exc)}",
+            f"game{'s' if len(numbers) > 1 else ''} {_ranges(numbers)} failed on the executor: {_describe(exc)}{hint}",
             report=_report(_resolve(target), bots, seed, max_moves, ()),
             games=numbers,
         )
