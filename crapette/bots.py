@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+import types
+from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 from ._cards import Card
 from ._engine import apply_move, legal_moves
@@ -145,10 +146,15 @@ def _game_key(game: CardGame[Any, Any, Any]) -> str:
     return "crapette" if isinstance(game, Crapette) else game_name(game)
 
 
-class _GameBot:
+#: The types of the states and moves of the game a bot plays.
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+
+
+class _GameBot(Generic[StateT, MoveT]):
     """What the bots that play any game share: their game, and how it travels."""
 
-    game: CardGame[Any, Any, Any]
+    game: CardGame[StateT, MoveT, Any]
 
     def __getstate__(self) -> dict[str, Any]:
         # A module does not pickle: it travels as its name (crapette.protocol).
@@ -237,7 +243,7 @@ def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     )
 
 
-class RandomBot(_GameBot):
+class RandomBot(_GameBot[StateT, MoveT]):
     """Plays a legal move chosen uniformly at random.
 
     The choice is drawn from a generator seeded by ``seed`` and the public view
@@ -267,6 +273,13 @@ class RandomBot(_GameBot):
 
     name = "random"
 
+    @overload
+    def __init__(self: RandomBot[GameState, Move], seed: int = 0, *, game: Crapette | None = None) -> None: ...
+    @overload
+    def __init__(self, seed: int = 0, *, game: CardGame[StateT, MoveT, Any]) -> None: ...
+    @overload
+    def __init__(self: RandomBot[Any, Any], seed: int = 0, *, game: types.ModuleType | object) -> None: ...
+
     def __init__(self, seed: int = 0, *, game: object = None) -> None:
         self.seed = _check_seed(seed)
         self.game = _check_game(game)
@@ -282,7 +295,7 @@ class RandomBot(_GameBot):
     def __hash__(self) -> int:
         return hash(("RandomBot", self.seed, _game_key(self.game)))
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: StateT) -> MoveT:
         """A legal move of ``state``, uniformly at random.
 
         :raises ValueError: if the game is over.
@@ -291,7 +304,7 @@ class RandomBot(_GameBot):
         game = self.game
         _check_game_state(game, state)
         moves = game.legal_moves(state)
-        v = game.view(state, state.current_player)
+        v = game.view(state, state.current_player)  # type: ignore[attr-defined]
         return moves[seeded_rng(game, self.seed, v).randrange(len(moves))]
 
 
@@ -581,7 +594,7 @@ def _game_playout(game: CardGame[Any, Any, Any], state: Any, player: int, rng: r
     return float(game.returns(state)[player]) if state.is_over else 0.0
 
 
-class SearchBot(_GameBot):
+class SearchBot(_GameBot[StateT, MoveT]):
     """Looks ahead by playing out each legal move in sampled worlds, and plays the best on average.
 
     The bot cannot see the face-down cards, so it samples: it deals the unseen
@@ -638,6 +651,17 @@ class SearchBot(_GameBot):
     #: The default number of playouts per decision.
     DEFAULT_BUDGET = 200
 
+    @overload
+    def __init__(
+        self: SearchBot[GameState, Move], seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: Crapette | None = None
+    ) -> None: ...
+    @overload
+    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: CardGame[StateT, MoveT, Any]) -> None: ...
+    @overload
+    def __init__(
+        self: SearchBot[Any, Any], seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: types.ModuleType | object
+    ) -> None: ...
+
     def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: object = None) -> None:
         self.seed = _check_seed(seed)
         if not isinstance(budget, int) or isinstance(budget, bool):
@@ -660,7 +684,7 @@ class SearchBot(_GameBot):
     def __hash__(self) -> int:
         return hash(("SearchBot", self.seed, self.budget, _game_key(self.game)))
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: StateT) -> MoveT:
         """The legal move of ``state`` with the best average playout.
 
         :raises ValueError: if the game is over.
@@ -691,12 +715,12 @@ class SearchBot(_GameBot):
         ]
         return moves[values.index(max(values))]
 
-    def _choose_in(self, game: CardGame[Any, Any, Any], state: Any) -> Any:
+    def _choose_in(self, game: CardGame[StateT, MoveT, Any], state: StateT) -> MoveT:
         _check_game_state(game, state)
         moves = game.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
-        player = state.current_player
+        player = state.current_player  # type: ignore[attr-defined]
         v = game.view(state, player)
         rng = seeded_rng(game, self.seed, v)
         samples = max(1, self.budget // len(moves))
