@@ -51,7 +51,7 @@ from crapette import (
 )
 from crapette.bots import Bot, RandomBot, make_bot
 from crapette.text import render_text
-from crapette.simulation import DEFAULT_MAX_MOVES
+from crapette.protocol import DEFAULT_MAX_MOVES
 
 try:
     import gymnasium
@@ -126,7 +126,7 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
     :param seat: the player the agent is, 0 or 1.
     :param max_moves: the environment stops a game after this many moves in
         all (truncation) if the rules have not ended it;
-        :data:`crapette.simulation.DEFAULT_MAX_MOVES` by default.
+        :data:`crapette.protocol.DEFAULT_MAX_MOVES` by default.
     :param illegal_reward: what an illegal action earns: it ends the episode
         (terminated, with ``info["illegal_action"]`` True), as in PettingZoo's
         classic games. None raises :class:`~crapette.IllegalMoveError` instead.

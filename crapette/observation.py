@@ -63,6 +63,7 @@ from crapette import (
 from crapette._checks import check_int, check_seed
 from crapette._rules import to_rules
 from crapette._state import F0, H0, R0, W0
+from crapette.protocol import Crapette
 
 try:
     import numpy as np
@@ -326,6 +327,11 @@ def rewards(outcome: Outcome) -> tuple[float, float]:
     the winner its points, the loser as many below zero. Without scoring, a win
     is worth 1, a loss -1 and a draw 0. The rewards always add up to 0.
 
+    They are Crapette's returns, as its metadata defines them
+    (``Crapette.game_type.payoff``, :func:`crapette.protocol.points_difference`):
+    what :meth:`crapette.protocol.Crapette.returns` gives for a finished game
+    and what the search bots of other games maximize.
+
     >>> from crapette import EndReason, Outcome
     >>> rewards(Outcome(winner=1, reason=EndReason.EMPTIED, scores=(0, 53)))
     (-53.0, 53.0)
@@ -338,13 +344,8 @@ def rewards(outcome: Outcome) -> tuple[float, float]:
     """
     if not isinstance(outcome, Outcome):
         raise TypeError(f"rewards() expects an Outcome, got {type(outcome).__name__}")
-    if outcome.scores is not None:
-        diff = float(outcome.scores[0] - outcome.scores[1])
-    elif outcome.winner is None:
-        diff = 0.0
-    else:
-        diff = 1.0 if outcome.winner == 0 else -1.0
-    return (diff, 0.0 - diff)
+    first, second = Crapette.game_type.payoff(outcome)
+    return (first, second)
 
 
 # Argument checks the adapters share.

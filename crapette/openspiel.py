@@ -86,7 +86,7 @@ from crapette import (
     new_game,
 )
 from crapette._state import H0, R0
-from crapette.simulation import DEFAULT_MAX_MOVES
+from crapette.protocol import DEFAULT_MAX_MOVES
 
 try:
     import numpy as np

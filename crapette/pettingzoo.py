@@ -49,7 +49,7 @@ from crapette import (
     new_game,
 )
 from crapette.text import render_text
-from crapette.simulation import DEFAULT_MAX_MOVES
+from crapette.protocol import DEFAULT_MAX_MOVES
 
 try:
     import gymnasium
@@ -83,7 +83,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         ``"classic(move_limit=200)"``).
     :param max_moves: the environment stops a game after this many moves
         (truncation) if the rules have not ended it;
-        :data:`crapette.simulation.DEFAULT_MAX_MOVES` by default.
+        :data:`crapette.protocol.DEFAULT_MAX_MOVES` by default.
     :param illegal_reward: what an illegal action earns the agent that plays
         it: it ends the game (every agent terminated, the others earning 0,
         ``infos[agent]["illegal_action"]`` True), as in PettingZoo's classic
