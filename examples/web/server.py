@@ -25,34 +25,18 @@ plays one game against a bot. The JSON API, all under ``/api/games``:
 ``GET /api/games/{id}/record``         the game record (``?format=text`` for the text form)
 =====================================  ===============================================
 
-Errors are ``{"error": "<what was wrong>"}`` with a 4xx status: 400 for a malformed
-request, 403 for a request from another site, 404 for an unknown game (or another
-client's), 409 for a request out of turn, 413 for a body over ``MAX_BODY`` bytes,
-415 for a body that is not ``application/json``, 422 for an illegal move (the
-engine's reason), 429 when a client makes games too fast; 503 when the server is
-full or its workers are busy (try again). A refused request never changes a game.
+Errors are ``{"error": "<what was wrong>"}`` with a 4xx status (400 malformed, 403
+from another site, 404 no such game for this client, 409 out of turn, 413 too big,
+415 not JSON, 422 illegal move, 429 too many new games), or a 503 when the server is
+full or busy. A refused request never changes a game. docs/web.rst says more.
 
-Nothing hidden leaves the server during a game: not the face-down cards, and not
-the deal's seed (from which the whole deal could be rebuilt); a finished game shows
-its seed. Undo takes back only moves that turned no card face up
-(:class:`crapette.Game`'s default), and a record saved during a game is sealed
-(encrypted and signed with the server's key; only this server can load it back).
-
-Each game belongs to the client that made it: a random token in an ``HttpOnly``,
-``SameSite=Strict`` cookie, unguessable; another client gets a 404 for it. The
-limits, so that no client can crowd out another (see :class:`GameStore`): a client
-holds at most ``MAX_GAMES_PER_CLIENT`` games (its new game replaces its own least
-recently used), an address makes at most ``CREATES_PER_MINUTE`` games a minute and
-holds at most ``MAX_GAMES_PER_ADDRESS``, and when all ``MAX_GAMES`` places are taken
-a new game may only replace a game unused for ``RECLAIM_SECONDS``, otherwise it is
-refused (503): a flood never evicts a game someone is playing. Games are forgotten
-after ``IDLE_SECONDS`` without a request and hold at most ``MAX_MOVES`` moves, so
-the memory a server uses stays bounded. Requests from other sites are refused
-(``Origin`` and ``Sec-Fetch-Site``), and the page cannot be framed.
-
-The bots and the replay of a loaded record run in a small pool of worker processes
-(``WORKERS``, with at most ``MAX_PENDING`` jobs waiting), never on the event loop, so
-a slow bot does not hold up other players' requests.
+Nothing hidden leaves the server during a game: no face-down card, no seed (the
+seed is the whole deal; a finished game shows it), no undo past a card turned face
+up, and a record saved mid-game is sealed (encrypted and signed). A game belongs to
+the client whose ``HttpOnly``, ``SameSite=Strict`` cookie made it; :class:`GameStore`
+says who may make room for a new game, so that no client crowds out another; other
+sites' requests are refused and the page cannot be framed. The bots and the replay
+of a loaded record run in worker processes (:class:`Workers`), never on the event loop.
 """
 
 from __future__ import annotations
@@ -227,23 +211,14 @@ class Session:
 
 
 class GameStore:
-    """The games in memory, by id, and who may make room for a new one.
-
-    The policy, so that no client can wipe out another's game:
-
-    * a game unused for ``idle_seconds`` is forgotten;
-    * a client holds at most ``per_client`` games: its next one replaces its
-      own least recently used game;
-    * the clients of one network address make at most ``creates_per_minute``
-      games a minute (a 429) and hold at most ``per_address`` games together;
-      beyond that, a game of that address unused for ``reclaim_seconds`` makes
-      room, or the new game is refused (429);
-    * when all ``max_games`` places are taken, the game unused longest makes room
-      only if it was unused for ``reclaim_seconds``; otherwise the new game is
-      refused (503). A flood of new games never evicts a game in play.
-
-    Behind a proxy every client has the proxy's address: raise ``per_address``
-    and ``creates_per_minute`` there (or key them on the forwarded address).
+    """The games in memory, by id, and who may make room for a new one, so that no client
+    can wipe out another's game: a game unused for ``idle_seconds`` is forgotten; a
+    client holds at most ``per_client`` games (its next one replaces its own least
+    recently used); one address makes at most ``creates_per_minute`` games a minute and
+    holds at most ``per_address`` (a 429 beyond, unless one of them has been unused
+    for ``reclaim_seconds``); and when all ``max_games`` places are taken, only a game
+    unused for ``reclaim_seconds`` makes room, or the new game gets a 503. Behind a
+    proxy every client has the proxy's address: raise the per-address limits there.
     """
 
     def __init__(
@@ -393,9 +368,7 @@ async def read_json(request: Request, allowed: tuple[str, ...]) -> dict[str, Any
         raise ApiError(400, f"the request body must be a JSON object, got {type(data).__name__}")
     unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise ApiError(
-            400, f"unknown field {_show(unknown[0])}; the fields are: {', '.join(allowed)}"
-        )
+        raise ApiError(400, f"unknown field {_show(unknown[0])}; the fields are: {', '.join(allowed)}")
     return data
 
 
@@ -423,8 +396,10 @@ class Workers:
         with self._lock:
             if self._pool is None:
                 # spawn, not fork: the server has threads, and a forked child could inherit a held lock.
+                # The workers run at a lower priority: the event loop answers first.
                 self._pool = concurrent.futures.ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn")
+                    self.workers, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=os.nice, initargs=(10,),
                 )
             return self._pool
 
@@ -454,15 +429,17 @@ class Workers:
 SEALED = "crapette-sealed-record:1:"
 
 
-def _key_stream(key: bytes, nonce: bytes, size: int) -> bytes:
-    return hashlib.shake_256(b"crapette-seal" + key + nonce).digest(size)
+def _crypt(key: bytes, nonce: bytes, data: bytes) -> bytes:
+    """``data`` XOR a key stream of ``key`` and ``nonce`` (SHAKE-256): encrypts and decrypts."""
+    stream = hashlib.shake_256(b"crapette-seal" + key + nonce).digest(len(data))
+    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(data), "big")
 
 
 def seal(text: str, key: bytes) -> str:
     """``text`` encrypted and signed with ``key``: only a server with the key reads it back."""
     nonce = secrets.token_bytes(16)
     plain = zlib.compress(text.encode("utf-8"))
-    cipher = bytes(a ^ b for a, b in zip(plain, _key_stream(key, nonce, len(plain))))
+    cipher = _crypt(key, nonce, plain)
     tag = hmac.new(key, nonce + cipher, hashlib.sha256).digest()
     return SEALED + base64.urlsafe_b64encode(nonce + tag + cipher).decode("ascii") + "\n"
 
@@ -476,7 +453,7 @@ def unseal(text: str, key: bytes) -> str:
     nonce, tag, cipher = raw[:16], raw[16:48], raw[48:]
     if not hmac.compare_digest(tag, hmac.new(key, nonce + cipher, hashlib.sha256).digest()):
         raise ApiError(400, "the sealed record was changed, or saved by another server (set CRAPETTE_WEB_KEY to keep one key)")
-    plain = bytes(a ^ b for a, b in zip(cipher, _key_stream(key, nonce, len(cipher))))
+    plain = _crypt(key, nonce, cipher)
     try:
         return zlib.decompressobj().decompress(plain, MAX_BODY * 4).decode("utf-8")
     except (zlib.error, UnicodeDecodeError):
@@ -558,9 +535,7 @@ async def _start(request: Request, data: dict[str, Any]) -> tuple[Game, dict[str
     seed = data.get("seed")
     given = [name for name in ("position", "record") if data.get(name) is not None]
     if len(given) == 2 or (given and (rules_text is not None or seed is not None)):
-        raise ApiError(
-            400, "give either a deal (rules and seed), a position or a record, not several"
-        )
+        raise ApiError(400, "give either a deal (rules and seed), a position or a record, not several")
     try:
         if position is not None:
             return Game.from_state(parse_position(position)), {}, "position"
@@ -776,14 +751,9 @@ TOKEN = re.compile(rb"(?:^|;)\s*" + COOKIE.encode() + rb"=([A-Za-z0-9_-]{43})\s*
 
 
 class Guard:
-    """ASGI middleware: names the client, refuses other sites' requests, adds the headers.
-
-    * The client is the random token of the ``crapette-client`` cookie (``HttpOnly``,
-      ``SameSite=Strict``); a request without one gets a new token, set on its response.
-    * A request with ``Sec-Fetch-Site`` other than ``same-origin`` or ``none``, or with
-      an ``Origin`` that is not this server, is refused with a 403, unless it is a
-      plain GET of the page or its files.
-    """
+    """ASGI middleware: names the client (the random token of its cookie, set on the first
+    answer), refuses other sites' API requests (by ``Sec-Fetch-Site`` and ``Origin``)
+    with a 403, and adds the security headers to every answer."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
@@ -836,12 +806,8 @@ async def _lifespan(app: Starlette) -> Any:
 
 
 def create_app(store: GameStore | None = None, *, workers: Workers | None = None, key: bytes | None = None) -> Starlette:
-    """The web app; ``store`` holds its games (a new :class:`GameStore` by default).
-
-    ``workers`` runs the bots (a new :class:`Workers`; call ``app.state.workers.close()``
-    when done), and ``key`` seals the records saved during a game (the
-    ``CRAPETTE_WEB_KEY`` environment variable, in hex, or a random key).
-    """
+    """The web app; ``store`` holds its games, ``workers`` runs the bots (closed with the app),
+    ``key`` seals mid-game records (default: ``CRAPETTE_WEB_KEY`` in hex, or a random key)."""
     game = "/api/games/{game_id}"
     app = Starlette(
         routes=[
@@ -878,7 +844,7 @@ def serve_in_thread(app: Any, host: str = "127.0.0.1") -> Iterator[str]:
     For tests and scripts: the server stops when the ``with`` block ends, and so
     do the app's worker processes.
     """
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # see main()
     sock.bind((host, 0))
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
@@ -906,9 +872,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Play crapette against a bot in a browser.")
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="the port (default: 8000; 0 picks a free one)")
+    parser.add_argument("--per-address", type=int, default=MAX_GAMES_PER_ADDRESS, metavar="N",
+                        help=f"games the clients of one address may hold (default: {MAX_GAMES_PER_ADDRESS}; raise it behind a proxy)")
+    parser.add_argument("--creates-per-minute", type=int, default=CREATES_PER_MINUTE, metavar="N",
+                        help=f"new games one address may make a minute (default: {CREATES_PER_MINUTE})")
     args = parser.parse_args(argv)
+    store = GameStore(per_address=args.per_address, creates_per_minute=args.creates_per_minute)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP, not 0: asyncio turns Nagle's algorithm off only on sockets that say TCP,
+    # and with it on every JSON answer would wait 40 ms for the client's delayed ACK.
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((args.host, args.port))
@@ -918,7 +892,7 @@ def main(argv: list[str] | None = None) -> None:
     port = sock.getsockname()[1]
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"crapette: open http://{shown}:{port}/ in a browser to play (Ctrl+C stops the server)", flush=True)
-    uvicorn.Server(uvicorn.Config(create_app(), log_level="warning")).run(sockets=[sock])
+    uvicorn.Server(uvicorn.Config(create_app(store), log_level="warning")).run(sockets=[sock])
 
 
 if __name__ == "__main__":
