@@ -259,7 +259,8 @@ class GameStore:
     def _oldest(self, keep: Callable[[Session], bool]) -> str | None:
         return next((key for key, session in self._sessions.items() if keep(session)), None)
 
-    def _count_creation(self, address: str) -> None:
+    def count_request(self, address: str) -> None:
+        """Count a request for a new game from ``address`` (before any work); a 429 past the limit."""
         now = self.clock()
         times = self._created.setdefault(address, deque())
         while times and times[0] <= now - 60:
@@ -268,8 +269,7 @@ class GameStore:
             raise ApiError(429, f"too many new games from your address: at most {self.creates_per_minute} a minute")
         times.append(now)
         if len(self._created) > 4 * self.max_games:  # forget the addresses quiet for a minute
-            for quiet in [a for a, t in self._created.items() if not t or t[-1] <= now - 60]:
-                del self._created[quiet]
+            self._created = {a: t for a, t in self._created.items() if t and t[-1] > now - 60}
 
     def add(self, session: Session) -> str:
         """Keep ``session`` under a new id, making room as the policy says; a 429 or 503 if it may not."""
@@ -290,7 +290,6 @@ class GameStore:
             if idle is None:
                 raise ApiError(503, "the server is full: every game is in play; try again in a few minutes")
             evict = [idle]
-        self._count_creation(address)
         for key in evict:
             del self._sessions[key]
         game_id = secrets.token_hex(12)  # lower-case hex: an id never reads as a card
@@ -582,6 +581,7 @@ def _session(request: Request) -> tuple[str, Session]:
 
 
 async def new_game(request: Request) -> Response:
+    _store(request).count_request(request.client.host if request.client else "")
     data = await read_json(request, GAME_FIELDS)
     game, tags, origin = await _start(request, data)
     tagged_seat = int(tags["Seat"]) if tags.get("Seat") in ("0", "1") else 0
