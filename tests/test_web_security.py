@@ -267,3 +267,9 @@ def test_many_clients_at_once_each_see_only_their_own_consistent_game() -> None:
         assert not any(thread.is_alive() for thread in threads)
         assert errors == []
         assert len(store) == 8
+
+
+def test_favicon_ico_is_the_pages_icon(server: Client) -> None:
+    status, text, headers = server.request("GET", "/favicon.ico")
+    assert status == 200 and headers["Content-Type"].startswith("image/svg+xml") and text.startswith("<svg")
+    assert '<link rel="icon" href="/static/favicon.svg"' in server.request("GET", "/")[1]
