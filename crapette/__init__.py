@@ -60,7 +60,7 @@ from ._position import parse_position, rules_from_text, rules_to_text
 from ._match import Match
 from ._view import PublicView, view
 from ._record import GameRecord, parse_record
-from ._game import Game
+from ._game import Game, UndoError
 from ._actions import NUM_ACTIONS, action_to_move, legal_action_mask, legal_actions, move_to_action
 from . import variants  # noqa: F401  (registers the peer variants' rule parts)
 
@@ -136,6 +136,7 @@ __all__ = [
     "Match",
     # formats
     "Game",
+    "UndoError",
     "GameRecord",
     "NUM_ACTIONS",
     "PublicView",

@@ -239,6 +239,11 @@ def new_game(
 ) -> GameState:
     """Deal a new game under ``rules`` (a :class:`RuleSet` or a rules text such as ``"classic"``) from ``seed``.
 
+    The seed defaults to 0: without one, every call deals the same game (seed
+    0). Pass a seed of your own (``random.randrange(2**64)``) for a fresh deal.
+    Wherever the library has default rules (:class:`~crapette.Game`, the
+    command line, the learning environments), they are ``"classic"``.
+
     Each deck is shuffled by :func:`shuffled_deck` (ruling R2: the same seed
     deals the same game in every release). From each shuffled deck, the first
     ``reserve_size`` cards form the reserve (the last of them on top, face up),
