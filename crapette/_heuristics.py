@@ -9,7 +9,6 @@ greedy playout, and the generator a bot seeds from its seed and the view.
 from __future__ import annotations
 
 import random
-import zlib
 from collections.abc import Sequence
 
 from ._cards import Card

@@ -341,3 +341,17 @@ def test_a_bot_of_your_own_that_fails_is_one_line_and_the_game_is_saved(
     assert code == 1 and err.count("\n") == 1
     assert err.startswith("crapette play: Failing failed at move 1: RuntimeError: no idea; the game is saved in ")
     assert [str(m) for m in GameRecord.from_json(saved.read_text("utf-8")).moves] == ["draw"]
+
+
+def test_undo_never_takes_back_a_draw_so_the_drawn_card_stays_unseen_until_drawn_again(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue: draw, undo and draw again showed the same card, so the order of the hand leaked.
+    state = new_game("classic", 3)
+    human = state.current_player
+    code, out, _ = run(
+        ["play", "--seed", "3", "--player", str(human), "--color", "never"], capsys, monkeypatch, stdin="draw\nundo\nquit\ny\n"
+    )
+    assert code == 0
+    assert "cannot take back your last move" in out
+    assert "Took back" not in out

@@ -250,7 +250,9 @@ class _Session:
     def _open(self, path: str) -> tuple[Game, GameRecord]:
         record = _read_record(path)
         try:
-            game = Game.from_record(record)
+            # A record holds its deal's seed, so nothing is hidden from whoever loads it:
+            # its moves may all be taken back.
+            game = Game.from_record(record, undo="any")
         except ValueError as exc:
             raise _Fail(f"{_shown_path(path)} cannot be replayed: {exc}") from None
         # A result read is the record's while its moves stand (see record()).
@@ -516,6 +518,12 @@ class _Session:
             self.say("Nothing to undo: you have not moved yet.")
             return
         later = len(game.history) - 1 - human_moves[-1]
+        if len(game.history) - human_moves[-1] > game.undoable:
+            self.say(
+                "You cannot take back your last move: a card has been turned face up since "
+                "(a draw or an uncovered reserve card), and taking it back would show it again."
+            )
+            return
         while len(game.history) > human_moves[-1]:
             game.undo()
         self.dirty = True
