@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import attrs
 
 from ._cards import ALL_CARDS, Card
-from ._errors import InvalidRulesError, brief
-from ._outcome import EndReason, check_number
+from ._errors import InvalidRulesError, RulePartError, brief
+from ._outcome import MAX_NUMBER, EndReason, check_number
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -78,17 +78,20 @@ class RulePart:
     #: What this kind of part is called in messages.
     kind: ClassVar[str] = "rule part"
 
+    #: The names of the parameters the part writes in texts, in order, or None
+    #: for the default: every attrs field, except that a scoring whose
+    #: :meth:`~Scoring.penalty` replaces the weighted one leaves out the three
+    #: weights it ignores. A field left out must have a default.
+    written: ClassVar[tuple[str, ...] | None] = None
+
     @property
     def parameters(self) -> tuple[int | bool, ...]:
-        """The part's parameters, in the order of its attrs fields (empty for a part without).
+        """The part's parameters as its text writes them (empty for a part without); equality and hashing compare these.
 
         >>> Scoring(win_bonus=10).parameters
         (10, 2, 1, 1, 150)
         """
-        cls = type(self)
-        if not attrs.has(cls):
-            return ()
-        return tuple(getattr(self, f.name) for f in attrs.fields(cls))
+        return tuple(getattr(self, name) for name in _written_names(type(self)))
 
     def __str__(self) -> str:
         return ":".join([self.name, *(_param_text(v) for v in self.parameters)])
@@ -101,9 +104,7 @@ class RulePart:
 
     def __repr__(self) -> str:
         cls = type(self)
-        if not attrs.has(cls):
-            return f"{cls.__qualname__}()"
-        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in attrs.fields(cls))
+        args = ", ".join(f"{name}={getattr(self, name)!r}" for name in _written_names(cls))
         return f"{cls.__qualname__}({args})"
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -140,11 +141,44 @@ def _kind_of(cls: type) -> type[RulePart] | None:
     return None
 
 
-def _param_types(cls: type[RulePart]) -> tuple[tuple[str, type], ...]:
+_WEIGHTS = ("reserve_weight", "hand_weight", "waste_weight")
+
+
+@functools.lru_cache(maxsize=None)
+def _written_names(cls: type[RulePart]) -> tuple[str, ...]:
+    """The parameters ``cls`` writes in texts (see :attr:`RulePart.written`)."""
     if not attrs.has(cls):
         return ()
+    names = tuple(f.name for f in attrs.fields(cls))
+    if cls.written is not None:
+        return cls.written
+    scoring = _REGISTRY.get(Scoring) is not None and issubclass(cls, Scoring)
+    if scoring and getattr(cls, "penalty") is not Scoring.penalty:
+        return tuple(n for n in names if n not in _WEIGHTS)
+    return names
+
+
+def _param_types(cls: type[RulePart]) -> tuple[tuple[str, type], ...]:
+    """The written parameters of ``cls`` and their types (int or bool).
+
+    :raises InvalidRulesError: if a parameter is neither, or :attr:`RulePart.written`
+        names a field that does not exist or leaves out one without a default.
+    """
+    if not attrs.has(cls):
+        return ()
+    fields = {f.name: f for f in attrs.fields(cls)}
+    names = _written_names(cls)
+    if cls.written is not None and (
+        not isinstance(cls.written, tuple) or any(n not in fields for n in cls.written)
+    ):
+        raise InvalidRulesError(f"{cls.__qualname__}.written must be a tuple of its field names, got {brief(cls.written)}")
+    for name, field in fields.items():
+        if name not in names and field.default is attrs.NOTHING:
+            raise InvalidRulesError(
+                f"{cls.__qualname__}: parameter {name!r} is not written in texts, so it needs a default"
+            )
     out = []
-    for field in attrs.fields(cls):
+    for field in (fields[n] for n in names):
         kind = {"int": int, "bool": bool}.get(field.type, field.type) if isinstance(field.type, str) else field.type
         if kind not in (int, bool):
             raise InvalidRulesError(
@@ -153,6 +187,90 @@ def _param_types(cls: type[RulePart]) -> tuple[tuple[str, type], ...]:
             )
         out.append((field.name, kind))
     return tuple(out)
+
+
+#: The part classes crapette defines itself (and :mod:`crapette.variants`): their
+#: hooks are trusted, so the engine calls them unwrapped, and no other class may
+#: take their names.
+_BUILT_IN: set[type[RulePart]] = set()
+#: True while crapette's own modules register their parts (see :func:`seal_built_ins`).
+_loading_built_ins = True
+
+
+def seal_built_ins() -> None:
+    """End the registration of crapette's own parts: every part registered after this is one of a user's, and checked."""
+    global _loading_built_ins
+    _loading_built_ins = False
+
+
+def _part_text(part: object) -> str:
+    try:
+        text = str(part)
+    except Exception:  # a part whose text cannot be made is still named by its class
+        text = type(part).__qualname__
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _int_answer(value: object) -> str:
+    return "" if not check_number("", value) else "not an int from 0 to 2**63 - 1"
+
+
+def _player_answer(value: object) -> str:
+    return "" if type(value) is int and value in (0, 1) else "not 0 or 1"
+
+
+def _bool_answer(value: object) -> str:
+    return "" if value is True or value is False else "not True or False"
+
+
+#: For each kind of part, its hooks that are called in play and how their answers are checked.
+_CHECKS: dict[str, dict[str, Callable[[object], str]]] = {
+    "first-player rule": {"who_starts": _player_answer},
+    "scoring": {"penalty": _int_answer, "points_for_win": _int_answer},
+    "ending": {"start": _int_answer, "update": _int_answer, "ends": _bool_answer},
+}
+
+
+def hook_error(part: object, hook: str, problem: str) -> RulePartError:
+    """The :class:`RulePartError` saying that ``part``'s ``hook`` went wrong as ``problem`` says."""
+    text = _part_text(part)
+    kind = getattr(part, "kind", "rule part")
+    return RulePartError(f"the {kind} {text}: {hook}() {problem}", part=text, hook=hook)
+
+
+def _guard(hook: str, func: Callable[..., Any], check: Callable[[object], str]) -> Callable[..., Any]:
+    """``func`` (a user's hook) wrapped: its exceptions and its wrong answers raise :class:`RulePartError`."""
+
+    @functools.wraps(func)
+    def guarded(self: RulePart, *args: Any, **kwargs: Any) -> Any:
+        try:
+            value = func(self, *args, **kwargs)
+        except RulePartError:
+            raise  # from another checked hook it called (points_for_win calling penalty)
+        except Exception as exc:
+            try:
+                said = str(exc)
+            except Exception:
+                said = ""
+            said = said if len(said) <= 200 else said[:197] + "..."
+            raise hook_error(self, hook, f"raised {type(exc).__name__}" + (f": {said}" if said else "")) from exc
+        problem = check(value)
+        if problem:
+            raise hook_error(self, hook, f"returned {brief(value)}, {problem}")
+        return value
+
+    guarded.__crapette_guarded__ = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def _guard_hooks(cls: type[RulePart], base: type[RulePart]) -> None:
+    """Wrap each hook ``cls`` takes from outside crapette's own classes (see :func:`_guard`)."""
+    for hook, check in _CHECKS.get(base.kind, {}).items():
+        owner = next(c for c in cls.__mro__ if hook in c.__dict__)
+        func = owner.__dict__[hook]
+        if owner in _BUILT_IN or getattr(func, "__crapette_guarded__", False) or not callable(func):
+            continue
+        type.__setattr__(cls, hook, _guard(hook, func, check))
 
 
 def register(cls: type[_P]) -> type[_P]:
@@ -209,14 +327,25 @@ def register(cls: type[_P]) -> type[_P]:
         )
     table = _REGISTRY[base]
     held = table.get(name)
-    if held is not None and held is not cls and (held.__module__, held.__qualname__) != (
-        cls.__module__,
-        cls.__qualname__,
+    # A module imported again registers its classes again (new class objects of
+    # the same module and name): allowed, but never over one of crapette's own.
+    if held is not None and held is not cls and (
+        held in _BUILT_IN
+        or (held.__module__, held.__qualname__) != (cls.__module__, cls.__qualname__)
     ):
         raise InvalidRulesError(
             f"the {base.kind} name {name!r} is already registered by "
             f"{held.__module__}.{held.__qualname__}"
+            + (" (one of crapette's own parts)" if held in _BUILT_IN else "")
         )
+    if _loading_built_ins:
+        _BUILT_IN.add(cls)
+    else:
+        _guard_hooks(cls, base)
+    if attrs.has(cls) and len(_written_names(cls)) != len(attrs.fields(cls)):
+        # The parameters left out of the text are left out of equality too, so texts round-trip.
+        for method in ("__eq__", "__hash__", "__repr__"):
+            type.__setattr__(cls, method, getattr(RulePart, method))
     table[name] = cls
     return cls
 
@@ -265,9 +394,22 @@ def parse_part(kind: type[_P], text: str) -> _P:
             "in the module that defines it, which must be imported before the text is read"
         )
     params = _param_types(cls)
+    fields = attrs.fields(cls) if attrs.has(cls) else ()
+    if not args:
+        missing = [f.name for f in fields if f.name in dict(params) and f.default is attrs.NOTHING]
+        if not missing:
+            params = ()  # a bare name: every parameter takes its default
+    elif len(args) != len(params) and len(args) == len(fields):
+        # Written before the part left out the parameters it ignores: read every field.
+        params = tuple((f.name, bool if f.type in (bool, "bool") else int) for f in fields)
     if len(args) != len(params):
         spelled = ":".join([name, *(p for p, _ in params)])
-        raise ParseError(f"{kind.kind} {name} takes {len(params)} parameter(s), written {spelled}; got {brief(text)}")
+        bare = " (or its name alone for the defaults)" if params and all(
+            f.default is not attrs.NOTHING for f in fields
+        ) else ""
+        raise ParseError(
+            f"{kind.kind} {name} takes {len(params)} parameter(s), written {spelled}{bare}; got {brief(text)}"
+        )
     values: dict[str, object] = {}
     for (pname, ptype), arg in zip(params, args):
         if ptype is bool:
@@ -282,6 +424,59 @@ def parse_part(kind: type[_P], text: str) -> _P:
         return cls(**values)  # type: ignore[return-value]
     except (ValueError, TypeError) as exc:
         raise InvalidRulesError(f"{kind.kind} {text[:60]!r}: {exc}") from None
+
+
+# Probes: what can be checked of a user's parts when the rules are made --------------
+
+#: The counts of cards left (reserve, hand, waste) on which a scoring of one's own is probed.
+_PROBE_COUNTS = tuple((r, h, w) for r in (0, 1, 2, 13, 48) for h in (0, 1, 35) for w in (0, 1, 35))
+#: The deals on which a first-player rule or an ending of one's own is probed, and the moves played on the first few.
+_PROBE_SEEDS = 8
+_PROBE_MOVES = 4
+
+
+def is_built_in(part: object) -> bool:
+    """True if ``part`` is one of crapette's own parts (trusted: its hooks are not checked)."""
+    return type(part) in _BUILT_IN
+
+
+@functools.lru_cache(maxsize=64)
+def probe_scoring(scoring: Scoring) -> None:
+    """Call a scoring's ``penalty`` and ``points_for_win`` on a grid of counts: a negative, None or NaN answer is refused now.
+
+    :raises RulePartError: if a hook raises or answers other than an int from 0 to 2**63 - 1.
+    """
+    for reserve, hand, waste in _PROBE_COUNTS:
+        scoring.penalty(reserve=reserve, hand=hand, waste=waste)
+        scoring.points_for_win(reserve=reserve, hand=hand, waste=waste)
+
+
+def probe_play(rules: Any) -> None:
+    """Deal a few games twice each under ``rules`` and play a few moves: a first-player rule or an ending of one's own that raises, answers wrongly or is not a function of its arguments is refused now.
+
+    :raises RulePartError: naming the part and the hook.
+    """
+    from ._engine import apply_move, legal_moves, new_game
+
+    for seed in range(_PROBE_SEEDS):
+        first, again = new_game(rules, seed=seed), new_game(rules, seed=seed)
+        if first.current_player != again.current_player:
+            raise hook_error(
+                rules.first_player,
+                "who_starts",
+                f"answered {first.current_player} then {again.current_player} on the same deal (seed {seed}): "
+                "a first-player rule must be a function of the deal and the seed, or records cannot be replayed",
+            )
+        for ending, a, b in zip(rules.endings, first.counters, again.counters):
+            if a != b:
+                raise hook_error(
+                    ending, "start", f"answered {a} then {b} on the same deal (seed {seed}): it must be a function of the deal"
+                )
+        state = first
+        for _ in range(_PROBE_MOVES if seed < 2 else 0):
+            if state.outcome is not None:
+                break
+            state = apply_move(state, legal_moves(state)[0])
 
 
 # Building rules ----------------------------------------------------------------------
@@ -348,13 +543,11 @@ def accepted_masks(build: Build) -> tuple[int, ...]:
             try:
                 answer = accepts(below, card)
             except Exception as exc:
-                raise InvalidRulesError(f"the building rule {build} raised {exc!r} on {card} over {below}") from exc
+                raise hook_error(build, "accepts", f"raised {exc!r} on {card} over {below}") from exc
             if answer is True:
                 mask |= 1 << card.index
             elif answer is not False:
-                raise InvalidRulesError(
-                    f"the building rule {build} answered {brief(answer)} on {card} over {below}, not True or False"
-                )
+                raise hook_error(build, "accepts", f"answered {brief(answer)} on {card} over {below}, not True or False")
         low, high = mask & ((1 << 52) - 1), mask >> 52
         if low != high:
             card = ALL_CARDS[(low ^ high).bit_length() - 1]
@@ -520,11 +713,17 @@ class Scoring(RulePart):
 
     A scoring of your own subclasses this class, gives itself a ``name``,
     overrides :meth:`penalty` (and :meth:`points_for_win` if the bonus is not
-    simply added), and is registered with :func:`~crapette.register`. Its text is its
-    name and its five numbers: ``weighted:30:2:1:1:150``.
+    simply added), and is registered with :func:`~crapette.register`. The
+    weighted scoring's text is its name and its five numbers,
+    ``weighted:30:2:1:1:150``; a scoring that replaces :meth:`penalty` writes
+    only ``win_bonus``, ``match_target`` and its own fields (``name:30:150``;
+    set :attr:`~RulePart.written` to choose otherwise), and a bare name
+    (``weighted``) takes every default.
 
     >>> Scoring().points_for_win(reserve=5, hand=10, waste=3)
     53
+    >>> parse_part(Scoring, "weighted") == Scoring()
+    True
 
     :raises InvalidRulesError: if a weight is negative or the target not positive.
     """

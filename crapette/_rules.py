@@ -21,6 +21,9 @@ from ._parts import (
     Scoring,
     Stalemate,
     accepted_masks,
+    is_built_in,
+    probe_play,
+    probe_scoring,
 )
 
 __all__ = [
@@ -195,6 +198,13 @@ class RuleSet:
                 "stack_moves needs a tableau that builds down in alternating colours: "
                 "set own_tableau_build or opponent_tableau_build to 'down-alternating'"
             )
+        # Parts of one's own are probed now, so that a broken hook is refused here, not in play.
+        if self.scoring is not None and not is_built_in(self.scoring):
+            probe_scoring(self.scoring)
+        if not is_built_in(self.first_player) or any(not is_built_in(e) for e in self.endings):
+            # attrs sets the hash cache only after this method; the probe's games need the hash now.
+            object.__setattr__(self, "_attrs_cached_hash", None)
+            probe_play(self)
 
     @classmethod
     def options(cls) -> tuple[Option, ...]:
