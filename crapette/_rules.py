@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ._errors import InvalidRulesError, ParseError
+from ._errors import InvalidRulesError, ParseError, RulePartError
 from ._options import Choice, Count, Flag, Limit, Option, OptionalPart, Part, Parts, Subset, option, show
 from ._parts import (
     BUILT_IN_ENDINGS,
@@ -405,11 +405,18 @@ def parse_rules(text: str) -> RuleSet:
         except ParseError as exc:
             raise ParseError(f"{where}: option {key}: {exc}") from None
         except InvalidRulesError as exc:
-            raise InvalidRulesError(f"{where}: option {key}: {exc}") from None
+            raise _again(exc, f"{where}: option {key}: {exc}") from None
     try:
         return attrs.evolve(preset, **changes)
     except InvalidRulesError as exc:
-        raise InvalidRulesError(f"{where}: {exc}") from None
+        raise _again(exc, f"{where}: {exc}") from None
+
+
+def _again(exc: InvalidRulesError, message: str) -> InvalidRulesError:
+    """``exc`` said again with ``message``, of the same class (a RulePartError keeps its part and hook)."""
+    if isinstance(exc, RulePartError):
+        return RulePartError(message, part=exc.part, hook=exc.hook)
+    return InvalidRulesError(message)
 
 
 def to_rules(value: object, caller: str) -> RuleSet:
