@@ -616,6 +616,8 @@ def apply_move(state: GameState, move: Move) -> GameState:
     if legal is None:
         legal = cache[LEGAL] = _generate(state, cache)
     if move not in legal:
+        if type(move) not in _MOVE_TYPES:
+            raise _not_a_move("apply_move", move)
         raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
     # The legal moves are interned, so a true move found among them has one of
     # their exact classes; the last branch below refuses anything else (an

@@ -61,6 +61,7 @@ from crapette import (
     move_to_action,
     parse_rules,
 )
+from crapette._errors import brief
 from crapette._state import F0, H0, R0, W0
 
 try:
@@ -374,6 +375,23 @@ def _check_reward(value: object) -> float | None:
     if not math.isfinite(value):
         raise ValueError(f"illegal_reward must be finite, got {value!r}")
     return float(value)
+
+
+#: The options ``reset()`` of the RL environments takes.
+_RESET_OPTIONS = ("deal",)
+
+
+def _reset_deal(options: object) -> int | None:
+    """The deal chosen by ``reset(options=...)`` of an RL environment, or None: the options are checked, an unknown key refused."""
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise TypeError(f'reset() options must be a dict such as {{"deal": 7}} or None, got {brief(options)}')
+    for key in options:
+        if key not in _RESET_OPTIONS:
+            raise ValueError(f"unknown reset() option {brief(key)}: the only option is 'deal' (a deal number)")
+    deal = options.get("deal")
+    return None if deal is None else _check_deal(deal)
 
 
 def _check_deal(value: object) -> int:

@@ -226,3 +226,21 @@ def test_rules_may_be_a_ruleset_or_a_text() -> None:
     rules = RuleSet.casual()
     assert raw_env(rules=rules).rules is rules
     assert raw_env(rules="classic(move_limit=200)").rules.move_limit == 200
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ([1], TypeError, r"reset\(\) options must be a dict"),
+        ({"seat": 1}, ValueError, r"unknown reset\(\) option 'seat': the only option is 'deal'"),
+        ({"deal": -1}, ValueError, r'options\["deal"\] must be a deal number'),
+    ],
+)
+def test_reset_options_that_are_not_a_dict_or_hold_an_unknown_key_are_refused(
+    options: object, error: type[Exception], message: str
+) -> None:
+    game = raw_env()
+    with pytest.raises(error, match=message):
+        game.reset(options=options)  # type: ignore[arg-type]
+    game.reset(options={"deal": 3})
+    assert game.deal == 3
