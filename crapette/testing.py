@@ -516,7 +516,7 @@ def check_ruleset(
     ``max_moves`` moves have been made. Uniform random play seldom ends a
     classic game (it shuttles cards for ever, ruling R10), so its endings and
     scoring would go unchecked; with the defaults every classic game of the
-    first hundred seeds ends, in 250 to 650 moves. Every state reached is
+    first hundred seeds ends, in 220 to 520 moves. Every state reached is
     checked as by :func:`check_state`: so every legal move of every state is
     applied and checked, not only the one played. The same arguments always
     play and check the same games. Checking costs about a millisecond per
