@@ -144,14 +144,24 @@ def _kind_of(cls: type) -> type[RulePart] | None:
 _WEIGHTS = ("reserve_weight", "hand_weight", "waste_weight")
 
 
-@functools.lru_cache(maxsize=None)
+_WRITTEN: dict[type, tuple[str, ...]] = {}
+
+
 def _written_names(cls: type[RulePart]) -> tuple[str, ...]:
     """The parameters ``cls`` writes in texts (see :attr:`RulePart.written`)."""
+    found = _WRITTEN.get(cls)
+    if found is None:
+        found = _WRITTEN[cls] = _find_written(cls)
+    return found
+
+
+def _find_written(cls: type[RulePart]) -> tuple[str, ...]:
+    written = cls.written
     if not attrs.has(cls):
         return ()
+    if written is not None:
+        return written
     names = tuple(f.name for f in attrs.fields(cls))
-    if cls.written is not None:
-        return cls.written
     scoring = _REGISTRY.get(Scoring) is not None and issubclass(cls, Scoring)
     if scoring and getattr(cls, "penalty") is not Scoring.penalty:
         return tuple(n for n in names if n not in _WEIGHTS)
@@ -164,14 +174,14 @@ def _param_types(cls: type[RulePart]) -> tuple[tuple[str, type], ...]:
     :raises InvalidRulesError: if a parameter is neither, or :attr:`RulePart.written`
         names a field that does not exist or leaves out one without a default.
     """
+    written = cls.written
+    names = _written_names(cls)
     if not attrs.has(cls):
         return ()
     fields = {f.name: f for f in attrs.fields(cls)}
-    names = _written_names(cls)
-    if cls.written is not None and (
-        not isinstance(cls.written, tuple) or any(n not in fields for n in cls.written)
-    ):
-        raise InvalidRulesError(f"{cls.__qualname__}.written must be a tuple of its field names, got {brief(cls.written)}")
+    if written is not None and (not isinstance(written, tuple) or any(n not in fields for n in written)):
+        _WRITTEN.pop(cls, None)
+        raise InvalidRulesError(f"{cls.__qualname__}.written must be a tuple of its field names, got {brief(written)}")
     for name, field in fields.items():
         if name not in names and field.default is attrs.NOTHING:
             raise InvalidRulesError(
@@ -342,7 +352,8 @@ def register(cls: type[_P]) -> type[_P]:
         _BUILT_IN.add(cls)
     else:
         _guard_hooks(cls, base)
-    if attrs.has(cls) and len(_written_names(cls)) != len(attrs.fields(cls)):
+    written = _written_names(cls)
+    if attrs.has(cls) and len(written) != len(attrs.fields(cls)):
         # The parameters left out of the text are left out of equality too, so texts round-trip.
         for method in ("__eq__", "__hash__", "__repr__"):
             type.__setattr__(cls, method, getattr(RulePart, method))
@@ -717,7 +728,7 @@ class Scoring(RulePart):
     weighted scoring's text is its name and its five numbers,
     ``weighted:30:2:1:1:150``; a scoring that replaces :meth:`penalty` writes
     only ``win_bonus``, ``match_target`` and its own fields (``name:30:150``;
-    set :attr:`~RulePart.written` to choose otherwise), and a bare name
+    set :attr:`~crapette.RulePart.written` to choose otherwise), and a bare name
     (``weighted``) takes every default.
 
     >>> Scoring().points_for_win(reserve=5, hand=10, waste=3)

@@ -122,8 +122,11 @@ def _check_bounded(name: str, value: object, high: int) -> int:
     return count
 
 _CARDS = 104
-_CHANCE = int(pyspiel.PlayerId.CHANCE)
-_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+try:
+    _CHANCE = int(pyspiel.PlayerId.CHANCE)
+    _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+except TypeError:  # a mock of pyspiel: the docs' build without OpenSpiel (docs/conf.py)
+    _CHANCE, _TERMINAL = -1, -4
 _KNOWN_SIZE = 4 * _CARDS
 _DEFAULTS: dict[str, Any] = {"rules": "classic", "deals": DEFAULT_DEALS, "max_moves": DEFAULT_MAX_MOVES}
 

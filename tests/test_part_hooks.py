@@ -289,3 +289,22 @@ def test_a_scoring_of_ones_own_writes_only_the_parameters_it_declares() -> None:
     assert str(own.scoring) == "hooks-per-reserve:30:150:5"
     assert parse_rules(str(own)) == own
     assert str(Scoring()) == "weighted:30:2:1:1:150"
+
+
+def test_a_part_may_choose_the_parameters_it_writes_and_must_name_fields_with_defaults() -> None:
+    @register
+    @attrs.frozen
+    class TargetOnly(Scoring):
+        name = "hooks-target-only"
+        written = ("match_target",)
+
+    assert str(TargetOnly(match_target=90)) == "hooks-target-only:90"
+    assert parse_rules("classic(scoring=hooks-target-only:90)").scoring == TargetOnly(match_target=90)
+
+    @attrs.frozen
+    class Wrong(Scoring):
+        name = "hooks-wrong-written"
+        written = ("no_such_field",)
+
+    with pytest.raises(InvalidRulesError, match="written must be a tuple of its field names"):
+        register(Wrong)
