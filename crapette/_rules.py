@@ -22,9 +22,8 @@ from ._parts import (
     Stalemate,
     accepted_masks,
     is_built_in,
-    probe_play,
-    probe_scoring,
 )
+from ._hooks import probe_play, probe_scoring
 
 __all__ = [
     "Build",
