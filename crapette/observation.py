@@ -47,6 +47,7 @@ import math
 import operator
 import struct
 import types
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
@@ -381,15 +382,26 @@ def _check_reward(value: object) -> float | None:
 _RESET_OPTIONS = ("deal",)
 
 
-def _reset_deal(options: object) -> int | None:
-    """The deal chosen by ``reset(options=...)`` of an RL environment, or None: the options are checked, an unknown key refused."""
+def _reset_deal(options: object, *, refuse_unknown: bool = True) -> int | None:
+    """The deal chosen by ``reset(options=...)`` of an RL environment, or None.
+
+    Options that are not a mapping are a TypeError; an unknown key a
+    ValueError, or with ``refuse_unknown=False`` a warning (PettingZoo's
+    ``api_test`` requires that reset accept options it does not know).
+    """
     if options is None:
         return None
     if not isinstance(options, Mapping):
         raise TypeError(f'reset() options must be a dict such as {{"deal": 7}} or None, got {brief(options)}')
     for key in options:
         if key not in _RESET_OPTIONS:
-            raise ValueError(f"unknown reset() option {brief(key)}: the only option is 'deal' (a deal number)")
+            if refuse_unknown:
+                raise ValueError(f"unknown reset() option {brief(key)}: the only option is 'deal' (a deal number)")
+            warnings.warn(
+                f"reset() ignores the unknown option {brief(key)}: the only option is 'deal' (a deal number)",
+                UserWarning,
+                stacklevel=3,
+            )
     deal = options.get("deal")
     return None if deal is None else _check_deal(deal)
 

@@ -98,9 +98,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     generator, from which each reset draws the deal: the number given to
     :func:`~crapette.new_game`, kept in :attr:`deal`. ``options={"deal": n}``
     deals game ``n`` instead (:class:`TypeError` or :class:`ValueError` if
-    ``n`` is not a deal number, 0 to ``2**64 - 1``); any other option is
-    refused (:class:`ValueError`), options that are not a dict too
-    (:class:`TypeError`). :attr:`game_state` is the current :class:`~crapette.GameState`.
+    ``n`` is not a deal number, 0 to ``2**64 - 1``); options that are not a
+    dict are a :class:`TypeError`, and any other key is ignored with a
+    :class:`UserWarning` naming it (PettingZoo's ``api_test`` requires that
+    ``reset`` accept options it does not know). :attr:`game_state` is the current :class:`~crapette.GameState`.
 
     :meth:`step` plays the action of the selected agent: an action number
     (:class:`ValueError` if it is out of range), or None for an agent that is done.
@@ -165,7 +166,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: game ``options["deal"]``, or one drawn from the generator ``seed`` seeds."""
-        deal = _reset_deal(options)
+        deal = _reset_deal(options, refuse_unknown=False)
         if seed is not None or self._np_random is None:
             self._np_random, _ = gymnasium.utils.seeding.np_random(seed)
         if deal is None:
