@@ -638,7 +638,8 @@ class Scoring(RulePart):
 
     >>> Scoring().points_for_win(reserve=5, hand=10, waste=3)
     53
-    >>> parse_part(Scoring, "weighted") == Scoring()
+    >>> from crapette import parse_rules
+    >>> parse_rules("classic(scoring=weighted)").scoring == Scoring()
     True
 
     :raises InvalidRulesError: if a weight is negative or the target not positive.
