@@ -136,13 +136,13 @@ class RulePartError(InvalidRulesError):
     >>> from crapette import FirstPlayer, RuleSet, register
     >>> @register
     ... class Second(FirstPlayer):
-    ...     name = "doc-second"
+    ...     name = "second-for-the-docs"
     ...     def who_starts(self, deal, seed):
     ...         return 2
     >>> RuleSet(first_player=Second())
     Traceback (most recent call last):
     ...
-    crapette.RulePartError: the first-player rule doc-second: who_starts() returned 2, not 0 or 1
+    crapette.RulePartError: the first-player rule second-for-the-docs: who_starts() returned 2, not 0 or 1
 
     .. versionadded:: 0.2.0
     """

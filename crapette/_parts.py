@@ -223,6 +223,11 @@ def seal_built_ins() -> None:
     _loading_built_ins = False
 
 
+def is_built_in_class(cls: type) -> bool:
+    """True if ``cls`` is one of crapette's own part classes (built in or from :mod:`crapette.variants`)."""
+    return cls in _BUILT_IN
+
+
 def is_built_in(part: object) -> bool:
     """True if ``part`` is one of crapette's own parts (trusted: its hooks are not checked)."""
     return type(part) in _BUILT_IN
