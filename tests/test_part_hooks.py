@@ -56,14 +56,14 @@ def _ending(name: str, answer: Any = False, after: int = 0, **hooks: Any) -> End
 
 @pytest.mark.parametrize("answer", ["no", math.nan, None, 1])
 def test_an_ending_that_answers_other_than_true_or_false_is_refused_naming_part_and_hook(answer: Any) -> None:
-    part = _ending(f"hooks-answers-{type(answer).__name__.lower()}", answer)
-    with pytest.raises(RulePartError, match=r"the ending hooks-answers-\w+: ends\(\) returned .*not True or False") as info:
+    part = _ending(f"test-hooks-answers-{type(answer).__name__.lower()}", answer)
+    with pytest.raises(RulePartError, match=r"the ending test-hooks-answers-\w+: ends\(\) returned .*not True or False") as info:
         attrs.evolve(CASUAL, endings=[part])
     assert (info.value.part, info.value.hook) == (str(part), "ends")
 
 
 def test_an_ending_that_answers_wrongly_later_in_the_game_raises_the_same_error_in_play() -> None:
-    part = _ending("hooks-late-nan", math.nan, after=40)
+    part = _ending("test-hooks-late-nan", math.nan, after=40)
     rules = attrs.evolve(CASUAL, endings=[part])  # the probe plays only a few moves
     with pytest.raises(RulePartError, match=r"ends\(\) returned nan"):
         _play_out(rules)
@@ -77,8 +77,8 @@ def test_an_exception_from_an_endings_hook_is_wrapped_naming_part_and_hook(hook:
     def boom(self: Ending, *args: Any) -> Any:
         raise error("boom")
 
-    part = _ending(f"hooks-raises-{hook}", **{hook: boom})
-    with pytest.raises(RulePartError, match=rf"the ending hooks-raises-{hook}: {hook}\(\) raised {error.__name__}: boom") as info:
+    part = _ending(f"test-hooks-raises-{hook}", **{hook: boom})
+    with pytest.raises(RulePartError, match=rf"the ending test-hooks-raises-{hook}: {hook}\(\) raised {error.__name__}: boom") as info:
         attrs.evolve(CASUAL, endings=[part])
     assert isinstance(info.value.__cause__, error)
     assert info.value.hook == hook
@@ -89,7 +89,7 @@ def test_a_scoring_whose_penalty_is_none_a_string_nan_or_negative_is_refused_whe
     @register
     @attrs.frozen
     class Odd(Scoring):
-        name = f"hooks-penalty-{abs(hash(repr(answer))) % 10**6}"
+        name = f"test-hooks-penalty-{abs(hash(repr(answer))) % 10**6}"
 
         def penalty(self, *, reserve: int, hand: int, waste: int) -> Any:
             return answer
@@ -107,7 +107,7 @@ _SWITCH = {"broken": False}
 class _Switched(Scoring):
     """Good while the rules are made; a NaN penalty once the switch is thrown (as a hook that fails only on rare counts)."""
 
-    name = "hooks-switched"
+    name = "test-hooks-switched"
 
     def penalty(self, *, reserve: int, hand: int, waste: int) -> Any:
         return math.nan if _SWITCH["broken"] else reserve + hand + waste
@@ -122,9 +122,9 @@ def switched() -> Any:
 
 
 def test_a_penalty_that_goes_wrong_in_play_fails_with_the_same_error_and_simulate_returns_no_points(switched: RuleSet) -> None:
-    with pytest.raises(RulePartError, match=r"the scoring hooks-switched:30:150: penalty\(\) returned nan"):
+    with pytest.raises(RulePartError, match=r"the scoring test-hooks-switched:30:150: penalty\(\) returned nan"):
         _play_out(switched)
-    with pytest.raises(SimulationError, match=r"RulePartError: the scoring hooks-switched:30:150: penalty\(\) returned nan"):
+    with pytest.raises(SimulationError, match=r"RulePartError: the scoring test-hooks-switched:30:150: penalty\(\) returned nan"):
         simulate(switched, (RandomBot(seed=1), RandomBot(seed=2)), games=2)
 
 
@@ -137,14 +137,14 @@ def test_an_exception_from_penalty_is_wrapped_when_the_rules_are_made() -> None:
     @register
     @attrs.frozen
     class Few(Scoring):
-        name = "hooks-few"
+        name = "test-hooks-few"
 
         def penalty(self, *, reserve: int, hand: int, waste: int) -> int:
             if reserve + hand + waste < 3:
                 raise RuntimeError("too few")
             return reserve
 
-    with pytest.raises(RulePartError, match=r"the scoring hooks-few:30:150: penalty\(\) raised RuntimeError: too few"):
+    with pytest.raises(RulePartError, match=r"the scoring test-hooks-few:30:150: penalty\(\) raised RuntimeError: too few"):
         attrs.evolve(CLASSIC, scoring=Few())
 
 
@@ -152,12 +152,12 @@ def test_an_exception_from_penalty_is_wrapped_when_the_rules_are_made() -> None:
 def test_an_exception_from_who_starts_is_wrapped_naming_part_and_hook(error: type[Exception]) -> None:
     @register
     class Raises(FirstPlayer):
-        name = f"hooks-first-{error.__name__.lower()}"
+        name = f"test-hooks-first-{error.__name__.lower()}"
 
         def who_starts(self, deal: GameState, seed: int) -> int:
             raise error("no")
 
-    with pytest.raises(RulePartError, match=rf"the first-player rule hooks-first-\w+: who_starts\(\) raised {error.__name__}"):
+    with pytest.raises(RulePartError, match=rf"the first-player rule test-hooks-first-\w+: who_starts\(\) raised {error.__name__}"):
         attrs.evolve(CASUAL, first_player=Raises())
 
 
@@ -166,36 +166,36 @@ def test_a_first_player_rule_that_is_not_deterministic_is_refused_when_the_rules
 
     @register
     class Flip(FirstPlayer):
-        name = "hooks-flip"
+        name = "test-hooks-flip"
 
         def who_starts(self, deal: GameState, seed: int) -> int:
             return next(flips) % 2
 
-    with pytest.raises(RulePartError, match=r"hooks-flip: who_starts\(\) answered 0 then 1 on the same deal .*function of the deal"):
+    with pytest.raises(RulePartError, match=r"test-hooks-flip: who_starts\(\) answered 0 then 1 on the same deal .*function of the deal"):
         attrs.evolve(CASUAL, first_player=Flip())
 
 
 def test_a_first_player_rule_answering_two_is_refused() -> None:
     @register
     class Two(FirstPlayer):
-        name = "hooks-two"
+        name = "test-hooks-two"
 
         def who_starts(self, deal: GameState, seed: int) -> int:
             return 2
 
     with pytest.raises(RulePartError, match=r"who_starts\(\) returned 2, not 0 or 1"):
-        parse_rules("casual(first_player=hooks-two)")
+        parse_rules("casual(first_player=test-hooks-two)")
 
 
 def test_a_building_rule_that_raises_is_the_same_error() -> None:
     @register
     class Raises(Build):
-        name = "hooks-build-raises"
+        name = "test-hooks-build-raises"
 
         def accepts(self, below: Card, card: Card) -> bool:
             raise KeyError(below)
 
-    with pytest.raises(RulePartError, match=r"the building rule hooks-build-raises: accepts\(\) raised KeyError") as info:
+    with pytest.raises(RulePartError, match=r"the building rule test-hooks-build-raises: accepts\(\) raised KeyError") as info:
         attrs.evolve(CASUAL, opponent_tableau_build=Raises())
     assert info.value.hook == "accepts"
 
@@ -210,7 +210,7 @@ def test_the_rule_part_error_is_an_invalid_rules_error_and_pickles_with_part_and
 def test_a_good_part_of_ones_own_plays_and_replays_unchanged() -> None:
     @register
     class Parity(FirstPlayer):
-        name = "hooks-parity"
+        name = "test-hooks-parity"
 
         def who_starts(self, deal: GameState, seed: int) -> int:
             return seed % 2
@@ -237,14 +237,17 @@ def test_a_class_with_the_module_of_crapette_cannot_replace_a_built_in_part() ->
 
 
 def test_the_built_in_parts_are_not_wrapped() -> None:
+    import crapette
+    import crapette.variants
     from crapette._parts import _BUILT_IN
 
-    for kind in (Build, FirstPlayer, Scoring, Ending):
-        for cls in registered(kind).values():
-            if cls.__module__.split(".")[0] == "crapette":
-                assert cls in _BUILT_IN, cls
-                for hook in ("who_starts", "penalty", "points_for_win", "start", "update", "ends"):
-                    assert not getattr(getattr(cls, hook, None), "__crapette_guarded__", False), (cls, hook)
+    own = [getattr(crapette, n) for n in ("DownAlternating", "SuitUpOrDown", "PlayerZero", "PlayerOne", "LowerReserve")]
+    own += [Scoring, *(getattr(crapette, n) for n in ("Stalemate", "Blocked", "MoveLimit"))]
+    own += [getattr(crapette.variants, n) for n in ("HigherReserve", "RandomFirstPlayer", "SuitUpOrDownWrap", "NoProgress")]
+    for cls in own:
+        assert cls in _BUILT_IN, cls
+        for hook in ("who_starts", "penalty", "points_for_win", "start", "update", "ends"):
+            assert not getattr(getattr(cls, hook, None), "__crapette_guarded__", False), (cls, hook)
 
 
 # Issue 24, item 4 ------------------------------------------------------------------
@@ -269,7 +272,7 @@ def test_a_scoring_of_ones_own_writes_only_the_parameters_it_declares() -> None:
     @register
     @attrs.frozen
     class PerReserve(Scoring):
-        name = "hooks-per-reserve"
+        name = "test-hooks-per-reserve"
         per_reserve: int = 3
 
         def penalty(self, *, reserve: int, hand: int, waste: int) -> int:
@@ -286,7 +289,7 @@ def test_a_scoring_of_ones_own_writes_only_the_parameters_it_declares() -> None:
     other = attrs.evolve(CLASSIC, scoring=ThreePerReserve(reserve_weight=9))
     assert parse_rules(str(other)) == other
     own = attrs.evolve(CLASSIC, scoring=PerReserve(per_reserve=5))
-    assert str(own.scoring) == "hooks-per-reserve:30:150:5"
+    assert str(own.scoring) == "test-hooks-per-reserve:30:150:5"
     assert parse_rules(str(own)) == own
     assert str(Scoring()) == "weighted:30:2:1:1:150"
 
@@ -295,15 +298,15 @@ def test_a_part_may_choose_the_parameters_it_writes_and_must_name_fields_with_de
     @register
     @attrs.frozen
     class TargetOnly(Scoring):
-        name = "hooks-target-only"
+        name = "test-hooks-target-only"
         written = ("match_target",)
 
-    assert str(TargetOnly(match_target=90)) == "hooks-target-only:90"
-    assert parse_rules("classic(scoring=hooks-target-only:90)").scoring == TargetOnly(match_target=90)
+    assert str(TargetOnly(match_target=90)) == "test-hooks-target-only:90"
+    assert parse_rules("classic(scoring=test-hooks-target-only:90)").scoring == TargetOnly(match_target=90)
 
     @attrs.frozen
     class Wrong(Scoring):
-        name = "hooks-wrong-written"
+        name = "test-hooks-wrong-written"
         written = ("no_such_field",)
 
     with pytest.raises(InvalidRulesError, match="written must be a tuple of its field names"):
