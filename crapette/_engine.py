@@ -19,7 +19,7 @@ from ._cards import ALL_CARDS, Card, parse_card, shuffled_deck
 from ._checks import check_seed
 from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, brief
 from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
-from ._outcome import check_number
+from ._outcome import MAX_NUMBER, check_number
 from ._parts import Build, DownAlternating, accepted_masks
 from ._rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
 from ._state import (
@@ -167,7 +167,9 @@ class _Plan:
         # The exhaustion marks are kept only under the stalemate rule.
         self.stalemate = rules.stalemate
         self.drawn_first = rules.drawn_first
-        self.limit = rules.move_limit
+        # Without a move limit the bound on every number stands in for one: a
+        # game ends at move MAX_NUMBER, so a count never passes what the formats hold.
+        self.limit = rules.move_limit if rules.move_limit is not None else MAX_NUMBER
         self.endings = rules.endings
         self.revisits = rules.revisits
         self.groups = tuple(g for g in pile_groups(rules) if g[0] >= T0)
@@ -634,6 +636,8 @@ def apply_move(state: GameState, move: Move) -> GameState:
     if legal is None:
         legal = cache[LEGAL] = _generate(state, cache)
     if move not in legal:
+        if type(move) not in _MOVE_TYPES:
+            raise _not_a_move("apply_move", move)
         raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
     # The legal moves are interned, so a true move found among them has one of
     # their exact classes; the last branch below refuses anything else (an
@@ -651,7 +655,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
     tab1 = cache[TAB1]
     passes = 0
     count = state.move_count + 1
-    ends = plan.limit is not None and count >= plan.limit
+    ends = count >= plan.limit
     if cls is Play:
         source = move.source.id  # type: ignore[attr-defined]
         target = move.target.id  # type: ignore[attr-defined]

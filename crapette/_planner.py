@@ -179,7 +179,7 @@ def _with_exit(end: TurnEnd, player: int) -> tuple[Move, ...]:
     if not exits:
         return end.moves
     # Revealing plays of the reserve first (they empty it), then Draw, then End turn.
-    order = {Draw: 1, EndTurn: 2, Pass: 3}
+    order: dict[type[Move], int] = {Draw: 1, EndTurn: 2, Pass: 3}
     exits.sort(key=lambda m: order.get(type(m), 0))
     return (*end.moves, exits[0])
 

@@ -47,6 +47,7 @@ import math
 import operator
 import struct
 import types
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
@@ -61,6 +62,7 @@ from crapette import (
     move_to_action,
 )
 from crapette._checks import check_int, check_seed
+from crapette._errors import brief
 from crapette._rules import to_rules
 from crapette._state import F0, H0, R0, W0
 from crapette.protocol import Crapette
@@ -368,6 +370,34 @@ def _check_reward(value: object) -> float | None:
     if not math.isfinite(value):
         raise ValueError(f"illegal_reward must be finite, got {value!r}")
     return float(value)
+
+
+#: The options ``reset()`` of the RL environments takes.
+_RESET_OPTIONS = ("deal",)
+
+
+def _reset_deal(options: object, *, refuse_unknown: bool = True) -> int | None:
+    """The deal chosen by ``reset(options=...)`` of an RL environment, or None.
+
+    Options that are not a mapping are a TypeError; an unknown key a
+    ValueError, or with ``refuse_unknown=False`` a warning (PettingZoo's
+    ``api_test`` requires that reset accept options it does not know).
+    """
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise TypeError(f'reset() options must be a dict such as {{"deal": 7}} or None, got {brief(options)}')
+    for key in options:
+        if key not in _RESET_OPTIONS:
+            if refuse_unknown:
+                raise ValueError(f"unknown reset() option {brief(key)}: the only option is 'deal' (a deal number)")
+            warnings.warn(
+                f"reset() ignores the unknown option {brief(key)}: the only option is 'deal' (a deal number)",
+                UserWarning,
+                stacklevel=3,
+            )
+    deal = options.get("deal")
+    return None if deal is None else _check_deal(deal)
 
 
 def _check_deal(value: object) -> int:
