@@ -99,3 +99,20 @@ def test_yardstick_imports_public_names_only() -> None:
     crapette = [name for name in imported if name.split(".")[0] == "crapette"]
     assert crapette, "the yardstick should use the crapette package"
     assert not [name for name in crapette if any(part.startswith("_") for part in name.split("."))]
+
+
+def test_strength_names_the_yardstick_and_any_class() -> None:
+    import strength
+
+    from crapette.bots import GreedyBot, RandomBot, SearchBot
+
+    assert strength.make("yardstick", 1) == Yardstick(seed=1)
+    assert strength.make("Yardstick@7", 1) == Yardstick(seed=7)
+    assert strength.make("search@3", 1) == SearchBot(seed=3)
+    assert strength.make("crapette.bots:RandomBot@4", 1) == RandomBot(seed=4)
+    assert strength.make("crapette.bots:GreedyBot", 1) == GreedyBot()
+    assert strength.make("yardstick:Yardstick@2", 1) == Yardstick(seed=2)
+    with pytest.raises(ValueError, match="no bot"):
+        strength.make("crapette.bots:NoSuchBot", 1)
+    with pytest.raises(ValueError, match="seed"):
+        strength.make("yardstick@x", 1)
