@@ -82,7 +82,10 @@ def make(spec: str, default_seed: int) -> Bot:
     if key == "yardstick":
         return Yardstick(seed=seed)
     if key in BOT_NAMES or ":" not in name:
-        return make_bot(name, seed)
+        try:
+            return make_bot(name, seed)
+        except ValueError as exc:
+            raise ValueError(f"{exc}, yardstick, or module:Class") from None
     module_name, _, class_name = name.strip().partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -291,8 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--table takes at least two bots separated by commas")
     if args.table is None and len(names) != 2:
         parser.error("--bots takes two bots separated by a comma")
-    if len(set(names)) != len(names):
-        parser.error("a bot is named twice")
+    if args.table is not None and len(set(names)) != len(names):
+        parser.error("--table names a bot twice")
     try:
         bots = [make(name, args.bot_seed) for name in names]
     except (ValueError, TypeError) as exc:
