@@ -22,6 +22,7 @@ from crapette import (
     view,
 )
 from crapette.bots import (
+    PlanningBot,
     BOT_NAMES,
     LEVELS,
     Bot,
@@ -321,10 +322,10 @@ def test_greedy_bot_moves_a_card_between_tableau_piles_to_uncover_a_foundation_p
 
 def test_make_bot_knows_every_bot_name() -> None:
     assert [type(make_bot(name)).__name__ for name in BOT_NAMES] == [
-        "RandomBot", "GreedyBot", "SearchBot", "TreeSearchBot", "TreeSearchBot", "TreeSearchBot",
+        "RandomBot", "GreedyBot", "PlanningBot", "PlanningBot", "PlanningBot", "PlanningBot",
     ]
-    assert make_bot(" Search ", seed=4) == SearchBot(seed=4)
-    assert make_bot("search:Strong", seed=4) == TreeSearchBot(seed=4, playouts=LEVELS["strong"])
+    assert make_bot(" Search ", seed=4) == PlanningBot.at_level("normal", seed=4)
+    assert make_bot("search:Strong", seed=4) == PlanningBot(seed=4, playouts=LEVELS["strong"])
     with pytest.raises(ValueError, match="unknown bot 'alpha'"):
         make_bot("alpha")
 
@@ -380,8 +381,10 @@ def test_every_bot_plays_whole_games_legally_under_both_presets() -> None:
 
 
 def test_tree_search_levels_grow_with_their_budgets() -> None:
-    assert LEVELS["easy"] < LEVELS["normal"] < LEVELS["strong"]
-    assert [TreeSearchBot.at_level(name).playouts for name in LEVELS] == list(LEVELS.values())
+    from crapette._ismcts import LEVELS as TREE_LEVELS
+
+    assert TREE_LEVELS["easy"] < TREE_LEVELS["normal"] < TREE_LEVELS["strong"]
+    assert [TreeSearchBot.at_level(name).playouts for name in TREE_LEVELS] == list(TREE_LEVELS.values())
 
 
 def test_tree_search_is_reproducible_for_a_playout_budget() -> None:
