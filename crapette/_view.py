@@ -71,7 +71,8 @@ class PublicView:
     >>> from crapette import apply_move, legal_moves
     >>> state = new_game("casual", seed=1)
     >>> while view(state).known_hands[0] is None or not state.hands[0]:
-    ...     state = apply_move(state, legal_moves(state)[-1])   # draw, or end the turn
+    ...     moves = legal_moves(state)   # draw, end the turn or pass, else the first move
+    ...     state = apply_move(state, next((m for m in moves if str(m) in ("draw", "end", "pass")), moves[0]))
     >>> view(state).known_hands[0] == state.hands[0]
     True
 
