@@ -237,6 +237,23 @@ def permute_unseen(state: GameState, rng: random.Random) -> GameState:
     return with_knowledge(twin, state)
 
 
+def draw_or_end(state: GameState) -> Move:
+    """Draw, end the turn or pass when legal, else the first legal move."""
+    moves = legal_moves(state)
+    return next((m for m in moves if isinstance(m, (Draw, EndTurn, Pass))), moves[0])
+
+
+def turned_over(rules: RuleSet | str, seed: int) -> tuple[GameState, GameState]:
+    """(the state just before player 0's first turnover of the waste, the state just after it)."""
+    state = new_game(rules, seed=seed)
+    while True:
+        move = draw_or_end(state)
+        after = apply_move(state, move)
+        if isinstance(move, Draw) and state.current_player == 0 and not state.hands[0]:
+            return state, after
+        state = after
+
+
 def moves_text(state: GameState) -> list[str]:
     """The legal moves of ``state`` in notation, in order."""
     return [str(m) for m in legal_moves(state)]

@@ -8,8 +8,8 @@ import random
 import attrs
 import pytest
 
-from conftest import permute_unseen, play, random_states, with_knowledge
-from crapette import Card, Draw, EndTurn, GameState, Move, Pass, PublicView, RuleSet, apply_move, legal_moves, new_game, parse_position, view
+from conftest import draw_or_end, permute_unseen, turned_over, play, random_states, with_knowledge
+from crapette import Card, GameState, PublicView, RuleSet, apply_move, legal_moves, new_game, parse_position, view
 from crapette._view import determinize
 
 
@@ -220,21 +220,8 @@ def test_view_refuses_what_is_not_a_state() -> None:
 # What a player with perfect memory knows ------------------------------------------
 
 
-def _draw_or_end(state: GameState) -> Move:
-    """Draw, end the turn or pass when legal, else the first legal move."""
-    moves = legal_moves(state)
-    return next((m for m in moves if isinstance(m, (Draw, EndTurn, Pass))), moves[0])
-
-
-def _turned_over(rules: str, seed: int) -> tuple[GameState, GameState]:
-    """(the state just before player 0's first turnover, the state just after it), by drawing and ending turns."""
-    state = new_game(rules, seed=seed)
-    while True:
-        move = _draw_or_end(state)
-        after = apply_move(state, move)
-        if isinstance(move, Draw) and state.current_player == 0 and not state.hands[0]:
-            return state, after
-        state = after
+_turned_over = turned_over
+_draw_or_end = draw_or_end
 
 
 def test_view_shows_a_hand_formed_by_a_turnover_in_order() -> None:
