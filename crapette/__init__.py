@@ -9,7 +9,8 @@ formats and their parsers (``parse_card``, ``parse_move``, ``parse_rules``,
 features sit in submodules beside it:
 
 - :mod:`crapette.bots`: computer players; :mod:`crapette.simulation`: many games;
-- :mod:`crapette.svg`: pictures of a position; :mod:`crapette.cli`: the ``crapette`` command;
+- :mod:`crapette.svg`: pictures of a position; :mod:`crapette.text`: a position as text;
+- :mod:`crapette.cli`: the ``crapette`` command;
 - :mod:`crapette.variants`: rule variants of other Crapette programs;
 - :mod:`crapette.strategies` and :mod:`crapette.testing`: property-testing tools.
 
@@ -23,7 +24,7 @@ features sit in submodules beside it:
 
 from ._cards import ALL_CARDS, Card, Colour, Rank, Suit, parse_card, shuffled_deck
 from ._outcome import MAX_NUMBER, EndReason, Outcome
-from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError
+from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError, RulePartError
 from ._parts import (
     Blocked,
     Build,
@@ -59,9 +60,12 @@ from ._position import parse_position, rules_from_text, rules_to_text
 from ._match import Match
 from ._view import PublicView, view
 from ._record import GameRecord, parse_record
-from ._game import Game
+from ._game import Game, UndoError
 from ._actions import NUM_ACTIONS, action_to_move, legal_action_mask, legal_actions, move_to_action
 from . import variants  # noqa: F401  (registers the peer variants' rule parts)
+from ._parts import seal_built_ins as _seal_built_ins
+
+_seal_built_ins()  # every part registered from here on is a user's, and its hooks are checked
 
 __version__ = "0.2.0"
 
@@ -135,6 +139,7 @@ __all__ = [
     "Match",
     # formats
     "Game",
+    "UndoError",
     "GameRecord",
     "NUM_ACTIONS",
     "PublicView",
@@ -150,6 +155,7 @@ __all__ = [
     "InvalidStateError",
     "ParseError",
     "RecordError",
+    "RulePartError",
 ]
 
 

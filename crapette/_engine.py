@@ -19,7 +19,7 @@ from ._cards import ALL_CARDS, Card, parse_card, shuffled_deck
 from ._checks import check_seed
 from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, brief
 from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
-from ._outcome import check_number
+from ._outcome import MAX_NUMBER, check_number
 from ._parts import Build, DownAlternating, accepted_masks
 from ._rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
 from ._state import ALL_PILES, DEALT, F0, FOUND, H0, KNOWN, LEGAL, NUM_PILES, OUTCOME, R0, SEEN, T0, TAB0, TAB1, W0
@@ -151,7 +151,9 @@ class _Plan:
         # The exhaustion marks are kept only under the stalemate rule.
         self.stalemate = rules.stalemate
         self.drawn_first = rules.drawn_first
-        self.limit = rules.move_limit
+        # Without a move limit the bound on every number stands in for one: a
+        # game ends at move MAX_NUMBER, so a count never passes what the formats hold.
+        self.limit = rules.move_limit if rules.move_limit is not None else MAX_NUMBER
         self.endings = rules.endings
         self.revisits = rules.revisits
         self.groups = tuple(g for g in pile_groups(rules) if g[0] >= T0)
@@ -222,6 +224,11 @@ def new_game(
     rules: RuleSet | str, seed: int = 0, *, decks: tuple[Sequence[Card | str] | str | None, Sequence[Card | str] | str | None] | None = None
 ) -> GameState:
     """Deal a new game under ``rules`` (a :class:`RuleSet` or a rules text such as ``"classic"``) from ``seed``.
+
+    The seed defaults to 0: without one, every call deals the same game (seed
+    0). Pass a seed of your own (``random.randrange(2**64)``) for a fresh deal.
+    Wherever the library has default rules (:class:`~crapette.Game`, the
+    command line, the learning environments), they are ``"classic"``.
 
     Each deck is shuffled by :func:`shuffled_deck` (ruling R2: the same seed
     deals the same game in every release). From each shuffled deck, the first
@@ -613,6 +620,8 @@ def apply_move(state: GameState, move: Move) -> GameState:
     if legal is None:
         legal = cache[LEGAL] = _generate(state, cache)
     if move not in legal:
+        if type(move) not in _MOVE_TYPES:
+            raise _not_a_move("apply_move", move)
         raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
     # The legal moves are interned, so a true move found among them has one of
     # their exact classes; the last branch below refuses anything else (an
@@ -631,7 +640,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
     known = cache[KNOWN]
     passes = 0
     count = state.move_count + 1
-    ends = plan.limit is not None and count >= plan.limit
+    ends = count >= plan.limit
     if cls is Play:
         source = move.source.id  # type: ignore[attr-defined]
         target = move.target.id  # type: ignore[attr-defined]

@@ -9,26 +9,67 @@ with the old. Undo is therefore only a matter of keeping the previous states::
     states.pop()                                  # undo
 
 :class:`Game` does exactly that, and keeps the undone moves for redo.
+
+Undo must not let a player peek: a move that turned a face-down card face up
+(a Draw, or a play from the reserve that uncovers the next card; see
+:func:`~crapette.reveals`) cannot be taken back by default, since the player
+would then decide again knowing the card. ``Game(..., undo="any")`` lifts this
+for analysis or hot-seat play where nothing is hidden from anyone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Literal
 
 from ._engine import apply_move, legal_moves, new_game
 from ._moves import Move, parse_move
 from ._record import GameRecord, result_of
 from ._rules import RuleSet
 from ._state import GameState, Outcome
+from ._turns import reveals
 from ._view import PublicView, view
 
-__all__ = ["Game"]
+__all__ = ["Game", "UndoError"]
+
+#: The undo policies of a :class:`Game`.
+UndoPolicy = Literal["unrevealed", "any"]
+_POLICIES = ("unrevealed", "any")
+
+
+class UndoError(IndexError):
+    """An undo or redo that a :class:`~crapette.Game` cannot do.
+
+    Raised when no move has been made, when there is no undone move to redo,
+    and (under the default ``undo="unrevealed"``) when the last move turned a
+    face-down card face up: taking it back would let the player see that card
+    before choosing again. The message says which, in words a frontend can
+    show as they are. It is an :class:`IndexError`, as the undo errors of
+    earlier releases were.
+
+    >>> game = Game("classic", seed=3)
+    >>> game.push("draw")
+    >>> try:
+    ...     game.undo()
+    ... except UndoError as error:
+    ...     print(error)
+    cannot take back draw: it turned a face-down card face up
+    """
+
+
+def _check_policy(undo: object) -> UndoPolicy:
+    if undo not in _POLICIES:
+        raise ValueError(f"undo must be 'unrevealed' or 'any', got {undo!r}")
+    return undo  # type: ignore[return-value]
 
 
 class Game:
     """A game in progress: the current state, the moves made, and undo/redo.
 
-    ``Game(rules, seed)`` deals a new game (as :func:`~crapette.new_game`);
+    ``Game(rules, seed)`` deals a new game (as :func:`~crapette.new_game`:
+    the rules default to ``"classic"``, as everywhere in the library, and the
+    seed to 0, so that ``Game()`` is always the same deal; pass a seed of your
+    own, e.g. ``random.randrange(2**64)``, for a fresh one).
     :meth:`from_state` starts from any state and :meth:`from_record` replays a
     record. :meth:`push` plays a move, :meth:`undo` takes the last one back,
     :meth:`redo` plays an undone move again. Pushing any move other than the
@@ -37,20 +78,41 @@ class Game:
 
     >>> game = Game("casual", seed=1)
     >>> game.push("T1-T0")
-    >>> game.push("draw")
     >>> [str(m) for m in game.history], game.state.move_count
-    (['T1-T0', 'draw'], 2)
+    (['T1-T0'], 1)
     >>> game.undo()
-    parse_move('draw')
+    parse_move('T1-T0')
     >>> game.state.move_count, game.can_redo
-    (1, True)
+    (0, True)
     >>> game.redo()
-    parse_move('draw')
+    parse_move('T1-T0')
     >>> Game.from_record(game.to_record()).state == game.state
     True
 
+    ``undo`` says which moves can be taken back. ``"unrevealed"`` (the
+    default) undoes only moves that turned no face-down card face up (see
+    :func:`~crapette.reveals`): after a Draw, or a reserve play that uncovered
+    a card, :attr:`can_undo` is False and :meth:`undo` raises
+    :class:`UndoError`, so no player can draw, undo and draw again to learn
+    the order of a hand, nor undo past an opponent's draw to see its card.
+    ``"any"`` undoes every move, for analysis, or for players at one screen
+    who agree to it.
+
+    >>> game.push("draw")
+    >>> game.can_undo, game.undoable
+    (False, 0)
+    >>> free = Game("casual", seed=1, undo="any")
+    >>> free.push("draw")
+    >>> free.undo()
+    parse_move('draw')
+
     :raises InvalidRulesError: if ``rules`` is a string that names no preset.
-    :raises ValueError: if the seed is not an int with ``0 <= seed < 2**64``.
+    :raises ValueError: if the seed is not an int with ``0 <= seed < 2**64``,
+        or ``undo`` is neither ``"unrevealed"`` nor ``"any"``.
+
+    .. versionchanged:: 0.2.0
+       The rules default to ``"classic"`` (they were ``"casual"``), and undo
+       refuses moves that revealed a card unless ``undo="any"``.
 
     .. versionadded:: 0.1.0
     """
@@ -64,7 +126,10 @@ class Game:
     #: Free tags for the record, in order.
     tags: dict[str, str]
 
-    def __init__(self, rules: RuleSet | str = "casual", seed: int = 0) -> None:
+    def __init__(
+        self, rules: RuleSet | str = "classic", seed: int = 0, *, undo: UndoPolicy = "unrevealed"
+    ) -> None:
+        self._undo_policy: UndoPolicy = _check_policy(undo)
         self._seed: int | None = seed
         self._states: list[GameState] = [new_game(rules, seed)]
         self._moves: list[Move] = []
@@ -75,7 +140,7 @@ class Game:
         self.tags = {}
 
     @classmethod
-    def from_state(cls, state: GameState) -> Game:
+    def from_state(cls, state: GameState, *, undo: UndoPolicy = "unrevealed") -> Game:
         """A game that starts from ``state`` (its record will hold it as the start position).
 
         >>> from crapette import new_game
@@ -83,10 +148,12 @@ class Game:
         0
 
         :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+        :raises ValueError: if ``undo`` is neither ``"unrevealed"`` nor ``"any"``.
         """
         if not isinstance(state, GameState):
             raise TypeError(f"from_state() expects a GameState, got {type(state).__name__}")
         game = cls.__new__(cls)
+        game._undo_policy = _check_policy(undo)
         game._seed = None
         game._states = [state]
         game._moves = []
@@ -98,8 +165,12 @@ class Game:
         return game
 
     @classmethod
-    def from_record(cls, record: GameRecord) -> Game:
+    def from_record(cls, record: GameRecord, *, undo: UndoPolicy = "unrevealed") -> Game:
         """Replay ``record``: the game stands after its last move, with its metadata.
+
+        The replayed moves can be undone as the ``undo`` policy allows (see
+        :class:`Game`): a record loaded to go on playing does not let its
+        player take back a draw either.
 
         >>> record = GameRecord("casual", seed=1, moves=["T1-T0"], players=("Ann", "Bob"))
         >>> game = Game.from_record(record)
@@ -109,10 +180,11 @@ class Game:
         True
 
         :raises RecordError: at the record's first illegal move, with its index and the reason.
+        :raises ValueError: if ``undo`` is neither ``"unrevealed"`` nor ``"any"``.
         """
         if not isinstance(record, GameRecord):
             raise TypeError(f"from_record() expects a GameRecord, got {type(record).__name__}")
-        game = cls.from_state(record.initial_state())
+        game = cls.from_state(record.initial_state(), undo=undo)
         game._seed = record.seed
         states = list(record.states())
         game._states = states
@@ -175,9 +247,44 @@ class Game:
         return tuple(reversed(self._redo))
 
     @property
+    def undo_policy(self) -> UndoPolicy:
+        """Which moves :meth:`undo` takes back: ``"unrevealed"`` or ``"any"`` (see :class:`Game`)."""
+        return self._undo_policy
+
+    @property
     def can_undo(self) -> bool:
-        """True if a move has been made."""
-        return bool(self._moves)
+        """True if :meth:`undo` would take back a move now.
+
+        False before the first move, and under ``undo="unrevealed"`` when the
+        last move turned a face-down card face up.
+        """
+        return self.undoable > 0
+
+    @property
+    def undoable(self) -> int:
+        """How many of the last moves :meth:`undo` can take back, one after the other.
+
+        Every move under ``undo="any"``; under ``undo="unrevealed"``, the moves
+        made since the last one that turned a face-down card face up. A
+        frontend that takes back several moves at once (a player's move and
+        the opponent's replies) checks this first, so that it never stops
+        half-way.
+
+        >>> game = Game("classic", seed=1)
+        >>> game.push("R0-T5")      # uncovers the next reserve card
+        >>> game.push("T7-T1")
+        >>> game.undoable
+        1
+        """
+        if self._undo_policy == "any":
+            return len(self._moves)
+        count = 0
+        states, moves = self._states, self._moves
+        for index in range(len(moves) - 1, -1, -1):
+            if reveals(states[index], moves[index]):
+                break
+            count += 1
+        return count
 
     @property
     def can_redo(self) -> bool:
@@ -209,11 +316,16 @@ class Game:
     def undo(self) -> Move:
         """Take back the last move and return it; :meth:`redo` plays it again.
 
-        :raises IndexError: if no move has been made.
+        :raises UndoError: if no move has been made, or (under the default
+            ``undo="unrevealed"``) if the last move turned a face-down card
+            face up; the game is unchanged.
         """
         if not self._moves:
-            raise IndexError("nothing to undo: no move has been made")
-        move = self._moves.pop()
+            raise UndoError("nothing to undo: no move has been made")
+        move = self._moves[-1]
+        if self._undo_policy == "unrevealed" and reveals(self._states[-2], move):
+            raise UndoError(f"cannot take back {move}: it turned a face-down card face up")
+        self._moves.pop()
         self._states.pop()
         self._redo.append(move)
         return move
@@ -221,10 +333,10 @@ class Game:
     def redo(self) -> Move:
         """Play the last undone move again and return it.
 
-        :raises IndexError: if there is no undone move.
+        :raises UndoError: if there is no undone move.
         """
         if not self._redo:
-            raise IndexError("nothing to redo")
+            raise UndoError("nothing to redo")
         move = self._redo.pop()
         self._states.append(apply_move(self._states[-1], move))
         self._moves.append(move)

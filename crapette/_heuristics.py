@@ -9,7 +9,6 @@ greedy playout, and the generator a bot seeds from its seed and the view.
 from __future__ import annotations
 
 import random
-import zlib
 from collections.abc import Sequence
 
 from ._cards import Card
@@ -18,6 +17,7 @@ from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, Mo
 from ._rules import Scoring
 from ._state import H0, R0, W0, GameState, PileKind
 from ._view import PublicView, _Dealer, view
+from .protocol import Crapette
 
 _F, _T, _R, _W = PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE, PileKind.WASTE
 
@@ -39,23 +39,8 @@ def checked_view(state: object) -> PublicView:
     return view(state)
 
 
-def _view_key(v: PublicView) -> int:
-    """A checksum of everything the view shows, to seed a bot's generator per position."""
-    parts = [v.current_player, v.move_count, int(v.drawn), v.passes, *v.exhausted, *v.played]
-    parts += [*v.reserve_sizes, *v.hand_sizes]
-    for top in v.reserve_tops:
-        parts.append(255 if top is None else top.index)
-    for group in (v.foundations, v.tableau, v.wastes):
-        for pile in group:
-            parts.append(200 + len(pile))
-            parts.extend(card.index for card in pile)
-    data = b"".join(n.to_bytes(4, "little") for n in parts)
-    return zlib.crc32(data)
-
-
-def seeded_rng(seed: int, v: PublicView) -> random.Random:
-    """A bot's generator for the position ``v``: the same for the same seed and view, in any process."""
-    return random.Random(seed * 4294967296 + _view_key(v))
+#: A bot's generator for the position ``v``: the same for the same seed and view, in any process.
+seeded_rng = Crapette.seeded_rng
 
 
 # The greedy heuristic ---------------------------------------------------------

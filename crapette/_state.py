@@ -197,7 +197,8 @@ def game_end(state: GameState) -> Outcome | None:
     A player whose reserve, hand and waste are all empty wins. Otherwise the
     endings in force (:attr:`RuleSet.ending_rules <crapette.RuleSet.ending_rules>`:
     stalemate, R6, the rules' own endings, the move limit) are asked in that
-    order and the first that fires decides (ruling R9). The engine calls this
+    order and the first that fires decides (ruling R9); last, a game that has
+    reached move :data:`~crapette.MAX_NUMBER` ends as by a move limit. The engine calls this
     after a move that may have ended the game; :class:`GameState` calls it when
     it is built.
     """
@@ -214,6 +215,9 @@ def game_end(state: GameState) -> Outcome | None:
         count = counters[j] if 0 <= j < len(counters) else 0
         if ending.ends(count, state):
             return settle(rules, piles, ending.reason)
+    if state.move_count >= MAX_NUMBER:
+        # The bound on the move count ends any game as a move limit would (docs/rules.rst).
+        return settle(rules, piles, EndReason.MOVE_LIMIT)
     return None
 
 

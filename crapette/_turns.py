@@ -65,6 +65,12 @@ class TurnEnd:
 
     ``moves`` applied one by one with :func:`~crapette.apply_move` from the
     state given to :func:`turn_ends` lead to ``state``.
+
+    >>> from crapette import apply_move, new_game
+    >>> start = new_game("classic", seed=7)
+    >>> end = turn_ends(start)[1]
+    >>> [str(m) for m in end.moves], apply_move(start, end.moves[0]) == end.state
+    (['T5-F0'], True)
     """
 
     #: The moves from the starting position, first to last (empty for the starting position itself).
@@ -73,8 +79,14 @@ class TurnEnd:
     state: GameState
 
 
-class TurnEnds(tuple):  # type: ignore[type-arg]
-    """The tuple of :class:`TurnEnd` that :func:`turn_ends` returns, with :attr:`complete`."""
+class TurnEnds(tuple[TurnEnd, ...]):
+    """The tuple of :class:`TurnEnd` that :func:`turn_ends` returns, with :attr:`complete`.
+
+    >>> from crapette import new_game
+    >>> ends = turn_ends(new_game("classic", seed=7), limit=3)
+    >>> len(ends), ends.complete
+    (3, False)
+    """
 
     #: False when the search stopped at its limit with positions left unexplored.
     complete: bool
@@ -119,9 +131,9 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
     >>> state = new_game("classic", seed=7)
     >>> ends = turn_ends(state)
     >>> len(ends), ends.complete, ends[0].state is state
-    (2, True, True)
-    >>> [str(m) for m in ends[1].moves]
-    ['T3-T0']
+    (7, True, True)
+    >>> [str(m) for m in ends[2].moves]
+    ['T5-F0', 'T2-T6']
 
     :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
     :raises ValueError: if ``limit`` is not a positive int.

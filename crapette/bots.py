@@ -37,7 +37,8 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, runtime_checkable
+import types
+from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 from ._checks import check_int, check_seed
 from ._engine import apply_move
@@ -48,6 +49,7 @@ from ._moves import Move
 from ._state import GameState
 from ._view import _Dealer, determinize
 from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
+from .protocol import seeded_rng as game_rng
 
 __all__ = [
     "Bot",
@@ -87,10 +89,16 @@ class Bot(Protocol):
         ...
 
 
-def _check_game(game: object) -> CardGame[Any, Any, Any] | None:
-    """None for Crapette (under any rules), else the game, checked."""
-    if game is None or isinstance(game, Crapette):
-        return None
+#: The game of a bot built without ``game=``: Crapette (the state carries its rules, so any rules).
+_CRAPETTE = Crapette("classic")
+
+
+def _check_game(game: object) -> CardGame[Any, Any, Any]:
+    """The game a bot plays: Crapette for None, else the game, checked."""
+    if game is None:
+        return _CRAPETTE
+    if isinstance(game, Crapette):
+        return game
     return check_card_game(game)
 
 
@@ -99,35 +107,36 @@ def _check_game_state(game: CardGame[Any, Any, Any], state: Any) -> Any:
         over = state.is_over
     except AttributeError:
         raise TypeError(
-            f"choose() expects a state of {game_name(game)}, got {type(state).__name__}"
+            f"choose() expects a {'GameState' if isinstance(game, Crapette) else 'state'} of {game_name(game)}, "
+            f"got {type(state).__name__}"
         ) from None
     if over:
         raise ValueError(f"the game is over ({state.outcome}): there is no move to choose")
     return state
 
 
-def _game_rng(seed: int, view_of_player: object) -> random.Random:
-    """A generator seeded by ``seed`` and the view, the same in every process.
-
-    A str seed is hashed with SHA-512 (not Python's salted ``hash``), so the
-    view's ``repr`` decides: the game's views must have a repr that shows
-    them whole, as attrs classes do.
-    """
-    return random.Random(f"{seed}/{view_of_player!r}")
-
-
-def _game_suffix(game: CardGame[Any, Any, Any] | None) -> str:
-    return "" if game is None else f", game={game_name(game)}"
+def _game_suffix(game: CardGame[Any, Any, Any]) -> str:
+    return "" if isinstance(game, Crapette) else f", game={game_name(game)}"
 
 
 def _same_game(a: object, b: object) -> bool:
-    return a is b or (a is not None and b is not None and a == b)
+    # Crapette under any rules is one game for a bot: the state carries its rules.
+    return a is b or a == b or (isinstance(a, Crapette) and isinstance(b, Crapette))
 
 
-class _GameBot:
+def _game_key(game: CardGame[Any, Any, Any]) -> str:
+    return "crapette" if isinstance(game, Crapette) else game_name(game)
+
+
+#: The types of the states and moves of the game a bot plays.
+StateT = TypeVar("StateT")
+MoveT = TypeVar("MoveT")
+
+
+class _GameBot(Generic[StateT, MoveT]):
     """What the bots that play any game share: their game, and how it travels."""
 
-    game: CardGame[Any, Any, Any] | None
+    game: CardGame[StateT, MoveT, Any]
 
     def __getstate__(self) -> dict[str, Any]:
         # A module does not pickle: it travels as its name (crapette.protocol).
@@ -141,17 +150,19 @@ class _GameBot:
         self.__dict__.update(state)
 
 
-class RandomBot(_GameBot):
+class RandomBot(_GameBot[StateT, MoveT]):
     """Plays a legal move chosen uniformly at random.
 
     The choice is drawn from a generator seeded by ``seed`` and the public view
     of the position, so it is reproducible: the same bot chooses the same move
     in the same position, in any process and after any number of games.
 
-    ``game`` is the game the bot plays: None (the default) for Crapette under
-    any rules, else any :class:`~crapette.protocol.CardGame` (a module or an
-    object); the bot then asks that game for the legal moves and seeds its
-    choice with the view of the player to move.
+    It plays any game: ``game`` is the game the bot plays, any
+    :class:`~crapette.protocol.CardGame` (a module or an object); None (the
+    default) is Crapette under any rules (:class:`~crapette.protocol.Crapette`).
+    The bot asks the game for the legal moves and seeds its choice with the
+    view of the player to move (:func:`crapette.protocol.seeded_rng`). It is a
+    :class:`crapette.protocol.GameBot` of that game's states and moves.
 
     >>> from crapette import new_game
     >>> state = new_game("casual", seed=3)
@@ -169,6 +180,13 @@ class RandomBot(_GameBot):
 
     name = "random"
 
+    @overload
+    def __init__(self: RandomBot[GameState, Move], seed: int = 0, *, game: Crapette | None = None) -> None: ...
+    @overload
+    def __init__(self, seed: int = 0, *, game: CardGame[StateT, MoveT, Any]) -> None: ...
+    @overload
+    def __init__(self: RandomBot[Any, Any], seed: int = 0, *, game: types.ModuleType | object) -> None: ...
+
     def __init__(self, seed: int = 0, *, game: object = None) -> None:
         self.seed = check_seed(seed)
         self.game = _check_game(game)
@@ -182,24 +200,19 @@ class RandomBot(_GameBot):
         )
 
     def __hash__(self) -> int:
-        if self.game is None:
-            return hash(("RandomBot", self.seed))
-        return hash(("RandomBot", self.seed, game_name(self.game)))
+        return hash(("RandomBot", self.seed, _game_key(self.game)))
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: StateT) -> MoveT:
         """A legal move of ``state``, uniformly at random.
 
         :raises ValueError: if the game is over.
+        :raises TypeError: if ``state`` is not a state of the bot's game.
         """
         game = self.game
-        if game is not None:
-            _check_game_state(game, state)
-            moves = game.legal_moves(state)
-            v = game.view(state, state.current_player)
-            return moves[_game_rng(self.seed, v).randrange(len(moves))]
-        v = checked_view(state)
-        moves = v.legal_moves
-        return moves[seeded_rng(self.seed, v).randrange(len(moves))]
+        _check_game_state(game, state)
+        moves = game.legal_moves(state)
+        v = game.view(state, state.current_player)  # type: ignore[attr-defined]
+        return moves[game_rng(game, self.seed, v).randrange(len(moves))]
 
 
 class GreedyBot:
@@ -287,7 +300,7 @@ def _game_playout(game: CardGame[Any, Any, Any], state: Any, player: int, rng: r
     return float(game.returns(state)[player]) if state.is_over else 0.0
 
 
-class SearchBot(_GameBot):
+class SearchBot(_GameBot[StateT, MoveT]):
     """Looks ahead by playing out each legal move in sampled worlds, and plays the best on average.
 
     The bot cannot see the face-down cards, so it samples: it deals the unseen
@@ -313,8 +326,10 @@ class SearchBot(_GameBot):
     milliseconds on average and well under a second at worst. A position
     with a single legal move costs nothing.
 
-    With ``game=`` another :class:`~crapette.protocol.CardGame`, the bot
-    does the same with what that game offers: it deals worlds from the view
+    It plays any game (a :class:`crapette.protocol.GameBot` of the states and
+    moves of its ``game``; None is Crapette): in Crapette it uses Crapette's
+    heuristics, as above. With ``game=`` another
+    :class:`~crapette.protocol.CardGame`, the bot does the same with what that game offers: it deals worlds from the view
     of the player to move with the game's ``determinize``, tries every legal
     move in each, plays on at random to the end of the game (at most 1000
     moves, else the playout counts 0) and plays the move whose worlds the
@@ -330,8 +345,8 @@ class SearchBot(_GameBot):
     >>> bot
     SearchBot(seed=3, budget=24)
 
-    :raises ValueError: if ``seed`` is not an int with ``0 <= seed < 2**64``, or ``budget`` is below 1.
-    :raises TypeError: if ``budget`` is not an int, or ``game`` is not a card game.
+    :raises ValueError: if ``seed`` is out of range or ``budget`` is not a positive int.
+    :raises TypeError: if ``game`` is not a card game.
 
     .. versionchanged:: 0.2.0
        The ``game`` argument: the bot plays any card game.
@@ -341,6 +356,17 @@ class SearchBot(_GameBot):
 
     #: The default number of playouts per decision.
     DEFAULT_BUDGET = 200
+
+    @overload
+    def __init__(
+        self: SearchBot[GameState, Move], seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: Crapette | None = None
+    ) -> None: ...
+    @overload
+    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: CardGame[StateT, MoveT, Any]) -> None: ...
+    @overload
+    def __init__(
+        self: SearchBot[Any, Any], seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: types.ModuleType | object
+    ) -> None: ...
 
     def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: object = None) -> None:
         self.seed = check_seed(seed)
@@ -358,17 +384,17 @@ class SearchBot(_GameBot):
         )
 
     def __hash__(self) -> int:
-        if self.game is None:
-            return hash(("SearchBot", self.seed, self.budget))
-        return hash(("SearchBot", self.seed, self.budget, game_name(self.game)))
+        return hash(("SearchBot", self.seed, self.budget, _game_key(self.game)))
 
-    def choose(self, state: Any) -> Any:
+    def choose(self, state: StateT) -> MoveT:
         """The legal move of ``state`` with the best average playout.
 
         :raises ValueError: if the game is over.
+        :raises TypeError: if ``state`` is not a state of the bot's game.
         """
-        if self.game is not None:
-            return self._choose_in(self.game, state)
+        game = self.game
+        if not isinstance(game, Crapette):
+            return self._choose_in(game, state)
         v = checked_view(state)
         moves = v.legal_moves
         if len(moves) == 1:
@@ -392,14 +418,14 @@ class SearchBot(_GameBot):
         ]
         return moves[values.index(max(values))]
 
-    def _choose_in(self, game: CardGame[Any, Any, Any], state: Any) -> Any:
+    def _choose_in(self, game: CardGame[StateT, MoveT, Any], state: StateT) -> MoveT:
         _check_game_state(game, state)
         moves = game.legal_moves(state)
         if len(moves) == 1:
             return moves[0]
-        player = state.current_player
+        player = state.current_player  # type: ignore[attr-defined]
         v = game.view(state, player)
-        rng = _game_rng(self.seed, v)
+        rng = game_rng(game, self.seed, v)
         samples = max(1, self.budget // len(moves))
         totals = [0.0] * len(moves)
         for _ in range(samples):
@@ -445,19 +471,19 @@ def make_bot(name: str, seed: int = 0, *, game: object = None) -> Bot:
         raise TypeError(f"a bot name must be a str, got {type(name).__name__}")
     key = name.strip().lower()
     checked = _check_game(game)
+    other = None if isinstance(checked, Crapette) else checked
     if key == "random":
         return RandomBot(seed=seed, game=checked)
     if key == "greedy":
-        if checked is not None:
+        if other is not None:
             raise ValueError(
-                f"the greedy bot plays Crapette only, not {game_name(checked)}: choose random or search"
+                f"the greedy bot plays Crapette only, not {game_name(other)}: choose random or search"
             )
         return GreedyBot()
     if key == "search":
         return SearchBot(seed=seed, game=checked)
     if key.startswith("search:") and key[7:] in LEVELS:
-        if checked is not None:
-            raise ValueError(f"the tree search plays Crapette only, not {game_name(checked)}: choose random or search")
+        if other is not None:
+            raise ValueError(f"the tree search plays Crapette only, not {game_name(other)}: choose random or search")
         return TreeSearchBot.at_level(key[7:], seed=seed)
     raise ValueError(f"unknown bot {brief(name)}: expected one of {', '.join(BOT_NAMES)}")
-

@@ -50,8 +50,8 @@ from crapette import (
     new_game,
 )
 from crapette.bots import Bot, RandomBot, make_bot
-from crapette.cli import render_text
-from crapette.simulation import DEFAULT_MAX_MOVES
+from crapette.text import render_text
+from crapette.protocol import DEFAULT_MAX_MOVES
 
 try:
     import gymnasium
@@ -63,7 +63,7 @@ from crapette.observation import (
     HIGH,
     LOW,
     _check_count,
-    _check_deal,
+    _reset_deal,
     _check_reward,
     _to_rules,
     action_mask,
@@ -126,7 +126,7 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
     :param seat: the player the agent is, 0 or 1.
     :param max_moves: the environment stops a game after this many moves in
         all (truncation) if the rules have not ended it;
-        :data:`crapette.simulation.DEFAULT_MAX_MOVES` by default.
+        :data:`crapette.protocol.DEFAULT_MAX_MOVES` by default.
     :param illegal_reward: what an illegal action earns: it ends the episode
         (terminated, with ``info["illegal_action"]`` True), as in PettingZoo's
         classic games. None raises :class:`~crapette.IllegalMoveError` instead.
@@ -140,8 +140,9 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
     :meth:`reset` deals a new game. Its ``seed`` seeds the environment's
     generator, from which each reset draws the deal: the number given to
     :func:`~crapette.new_game`, returned in ``info["deal"]`` and kept in
-    :attr:`deal`. ``options={"deal": n}`` deals game ``n`` instead; other
-    options are ignored. If the opponent moves first, it plays its turn before
+    :attr:`deal`. ``options={"deal": n}`` deals game ``n`` instead; any
+    other option is refused (:class:`ValueError`), options that are not a dict
+    too (:class:`TypeError`). If the opponent moves first, it plays its turn before
     :meth:`reset` returns. A drawn deal in which the game ends before the
     agent's first move (which only a very small ``max_moves`` makes likely) is
     replaced by the next one drawn; a chosen one raises :class:`ValueError`.
@@ -195,10 +196,10 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Deal a new game and play the opponent's moves until the agent is to move."""
+        chosen = _reset_deal(options)
         super().reset(seed=seed)
-        chosen = None if options is None else options.get("deal")
         if chosen is not None:
-            self.deal = _check_deal(chosen)
+            self.deal = chosen
             self.game_state = self._play_opponent(new_game(self.rules, self.deal))
             if self._episode_over():
                 raise ValueError(f"in deal {self.deal} the game ends before the agent's first move")
@@ -270,7 +271,7 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
         return mask
 
     def render(self) -> str | None:
-        """The table as text (mode ``"ansi"``), or print it (mode ``"human"``); see :func:`crapette.cli.render_text`."""
+        """The table as text (mode ``"ansi"``), or print it (mode ``"human"``); see :func:`crapette.text.render_text`."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode: make the env with render_mode='ansi'")
             return None

@@ -47,6 +47,7 @@ import math
 import operator
 import struct
 import types
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
@@ -61,8 +62,10 @@ from crapette import (
     move_to_action,
 )
 from crapette._checks import check_int, check_seed
+from crapette._errors import brief
 from crapette._rules import to_rules
 from crapette._state import F0, H0, R0, W0
+from crapette.protocol import Crapette
 
 try:
     import numpy as np
@@ -326,6 +329,11 @@ def rewards(outcome: Outcome) -> tuple[float, float]:
     the winner its points, the loser as many below zero. Without scoring, a win
     is worth 1, a loss -1 and a draw 0. The rewards always add up to 0.
 
+    They are Crapette's returns, as its metadata defines them
+    (``Crapette.game_type.payoff``, :func:`crapette.protocol.points_difference`):
+    what :meth:`crapette.protocol.Crapette.returns` gives for a finished game
+    and what the search bots of other games maximize.
+
     >>> from crapette import EndReason, Outcome
     >>> rewards(Outcome(winner=1, reason=EndReason.EMPTIED, scores=(0, 53)))
     (-53.0, 53.0)
@@ -338,13 +346,8 @@ def rewards(outcome: Outcome) -> tuple[float, float]:
     """
     if not isinstance(outcome, Outcome):
         raise TypeError(f"rewards() expects an Outcome, got {type(outcome).__name__}")
-    if outcome.scores is not None:
-        diff = float(outcome.scores[0] - outcome.scores[1])
-    elif outcome.winner is None:
-        diff = 0.0
-    else:
-        diff = 1.0 if outcome.winner == 0 else -1.0
-    return (diff, 0.0 - diff)
+    first, second = Crapette.game_type.payoff(outcome)
+    return (first, second)
 
 
 # Argument checks the adapters share.
@@ -367,6 +370,34 @@ def _check_reward(value: object) -> float | None:
     if not math.isfinite(value):
         raise ValueError(f"illegal_reward must be finite, got {value!r}")
     return float(value)
+
+
+#: The options ``reset()`` of the RL environments takes.
+_RESET_OPTIONS = ("deal",)
+
+
+def _reset_deal(options: object, *, refuse_unknown: bool = True) -> int | None:
+    """The deal chosen by ``reset(options=...)`` of an RL environment, or None.
+
+    Options that are not a mapping are a TypeError; an unknown key a
+    ValueError, or with ``refuse_unknown=False`` a warning (PettingZoo's
+    ``api_test`` requires that reset accept options it does not know).
+    """
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        raise TypeError(f'reset() options must be a dict such as {{"deal": 7}} or None, got {brief(options)}')
+    for key in options:
+        if key not in _RESET_OPTIONS:
+            if refuse_unknown:
+                raise ValueError(f"unknown reset() option {brief(key)}: the only option is 'deal' (a deal number)")
+            warnings.warn(
+                f"reset() ignores the unknown option {brief(key)}: the only option is 'deal' (a deal number)",
+                UserWarning,
+                stacklevel=3,
+            )
+    deal = options.get("deal")
+    return None if deal is None else _check_deal(deal)
 
 
 def _check_deal(value: object) -> int:

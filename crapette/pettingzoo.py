@@ -48,8 +48,8 @@ from crapette import (
     apply_move,
     new_game,
 )
-from crapette.cli import render_text
-from crapette.simulation import DEFAULT_MAX_MOVES
+from crapette.text import render_text
+from crapette.protocol import DEFAULT_MAX_MOVES
 
 try:
     import gymnasium
@@ -60,7 +60,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError('crapette.pettingzoo needs PettingZoo: pip install "crapette[pettingzoo]"') from error
 
 from crapette.gymnasium import observation_space
-from crapette.observation import _check_count, _check_deal, _check_reward, _to_rules, action_mask, encode, rewards
+from crapette.observation import _check_count, _check_reward, _reset_deal, _to_rules, action_mask, encode, rewards
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -83,7 +83,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         ``"classic(move_limit=200)"``).
     :param max_moves: the environment stops a game after this many moves
         (truncation) if the rules have not ended it;
-        :data:`crapette.simulation.DEFAULT_MAX_MOVES` by default.
+        :data:`crapette.protocol.DEFAULT_MAX_MOVES` by default.
     :param illegal_reward: what an illegal action earns the agent that plays
         it: it ends the game (every agent terminated, the others earning 0,
         ``infos[agent]["illegal_action"]`` True), as in PettingZoo's classic
@@ -98,8 +98,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     generator, from which each reset draws the deal: the number given to
     :func:`~crapette.new_game`, kept in :attr:`deal`. ``options={"deal": n}``
     deals game ``n`` instead (:class:`TypeError` or :class:`ValueError` if
-    ``n`` is not a deal number, 0 to ``2**64 - 1``); other options are
-    ignored. :attr:`game_state` is the current :class:`~crapette.GameState`.
+    ``n`` is not a deal number, 0 to ``2**64 - 1``); options that are not a
+    dict are a :class:`TypeError`, and any other key is ignored with a
+    :class:`UserWarning` naming it (PettingZoo's ``api_test`` requires that
+    ``reset`` accept options it does not know). :attr:`game_state` is the current :class:`~crapette.GameState`.
 
     :meth:`step` plays the action of the selected agent: an action number
     (:class:`ValueError` if it is out of range), or None for an agent that is done.
@@ -164,12 +166,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: game ``options["deal"]``, or one drawn from the generator ``seed`` seeds."""
+        deal = _reset_deal(options, refuse_unknown=False)
         if seed is not None or self._np_random is None:
             self._np_random, _ = gymnasium.utils.seeding.np_random(seed)
-        deal = None if options is None else options.get("deal")
         if deal is None:
             deal = int(self._np_random.integers(_MAX_DEAL, dtype=np.uint64))
-        self._start_episode(_check_deal(deal))
+        self._start_episode(deal)
 
     def _start_episode(self, deal: int) -> None:
         self.game_state = new_game(self.rules, deal)
@@ -223,7 +225,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             self.render()
 
     def render(self) -> str | None:
-        """The table as text (mode ``"ansi"``), or print it (mode ``"human"``); see :func:`crapette.cli.render_text`."""
+        """The table as text (mode ``"ansi"``), or print it (mode ``"human"``); see :func:`crapette.text.render_text`."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode: env(render_mode='ansi') returns text")
             return None

@@ -45,10 +45,28 @@ What a game promises (:func:`crapette.testing.check_game` checks all of it):
 - ``returns(state)`` says what a finished game is worth to each player
   (higher is better): what search bots maximize.
 
+A game's metadata is one value, a :class:`GameType` (as OpenSpiel's
+``GameType``): its name, its number of players and how a finished game
+scores for each player (the function of the outcome that ``returns``
+applies). A game offers it as ``game_type``; ``name`` and ``num_players`` are
+its fields. :func:`game_type_of` gives the metadata of any game. Games
+written with :mod:`crapette.gamekit` get ``name``, ``num_players``,
+``returns``, a cached ``legal_moves`` and a checked ``apply_move`` from it.
+
 A game may also declare its cards, for the card-count check of
 :func:`~crapette.testing.check_game`: ``deck`` (every card of the game, a
 sequence of hashable values) and ``cards(state)`` (every card in a state,
 wherever it lies). The card counts then never change.
+
+Two more members are optional, for the generic tools:
+
+- ``cut_short(state)``: the outcome of a game that a tool's move cap stops
+  (:func:`~crapette.simulation.simulate`), or None for "no outcome" (the
+  game is then reported ``capped``, with no winner). Crapette settles such a
+  game as its rules' move limit would.
+- ``seeded_rng(seed, view)``: the :class:`random.Random` with which a bot
+  seeded ``seed`` chooses in a position that shows ``view``, the same in
+  every process (by default: seeded with ``f"{seed}/{view!r}"``).
 
 .. versionadded:: 0.2.0
 """
@@ -59,8 +77,10 @@ import importlib
 import random
 import sys
 import types
+import zlib
 from collections.abc import Iterable, Sequence
 from itertools import chain
+from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 import attrs
@@ -71,12 +91,16 @@ from ._engine import legal_moves as _legal_moves
 from ._engine import new_game as _new_game
 from ._moves import parse_move as _parse_move
 from ._rules import RuleSet, to_rules
-from ._state import GameState
+from ._outcome import EndReason, Outcome
+from ._state import GameState, settle
 from ._view import PublicView
 from ._view import determinize as _determinize
 from ._view import view as _view
 
 __all__ = [
+    "DEFAULT_MAX_MOVES",
+    "GameBot",
+    "GameType",
     "CardGame",
     "CardOutcome",
     "CardState",
@@ -84,12 +108,145 @@ __all__ = [
     "REQUIRED_MEMBERS",
     "check_card_game",
     "game_name",
+    "game_type_of",
+    "points_difference",
+    "seeded_rng",
+    "win_loss",
 ]
+
+#: The move cap of a game that the library's tools play (:func:`crapette.simulation.simulate`,
+#: the RL adapters) unless told otherwise.
+DEFAULT_MAX_MOVES = 5000
 
 # The types of a game's states, moves and views: the parameters of CardGame.
 StateT = TypeVar("StateT")
 MoveT = TypeVar("MoveT")
+_StateIn = TypeVar("_StateIn", contravariant=True)
+_MoveOut = TypeVar("_MoveOut", covariant=True)
 ViewT = TypeVar("ViewT")
+
+
+def win_loss(outcome: Any) -> tuple[float, ...]:
+    """The returns of a two-player game that is won or drawn: 1 to the winner, -1 to the loser, 0 each for a draw.
+
+    >>> from crapette import EndReason, Outcome
+    >>> win_loss(Outcome(winner=1, reason=EndReason.EMPTIED))
+    (-1.0, 1.0)
+    """
+    winner = outcome.winner
+    if winner is None:
+        return (0.0, 0.0)
+    return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+
+def points_difference(outcome: Any) -> tuple[float, ...]:
+    """The returns of a two-player game that scores: each player's points minus the other's.
+
+    An outcome without points (``scores`` None) falls back to :func:`win_loss`.
+    The returns always add up to 0. Crapette's returns, and the rewards of
+    its RL adapters (:func:`crapette.observation.rewards`).
+
+    >>> from crapette import EndReason, Outcome
+    >>> points_difference(Outcome(winner=1, reason=EndReason.EMPTIED, scores=(0, 53)))
+    (-53.0, 53.0)
+    >>> points_difference(Outcome(winner=0, reason=EndReason.EMPTIED))
+    (1.0, -1.0)
+    """
+    scores = outcome.scores
+    if scores is None:
+        return win_loss(outcome)
+    diff = float(scores[0] - scores[1])
+    return (diff, 0.0 - diff)
+
+
+def _check_players(_instance: object, _attribute: object, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"num_players must be an int from 1 up, got {repr(value)[:40]}")
+
+
+@attrs.frozen
+class GameType:
+    """What a game is, as one value: its name, its players, and how a finished game scores.
+
+    ``payoff(outcome)`` gives what a finished game is worth to each player,
+    in player order (higher is better): the game's ``returns`` apply it to
+    the state's outcome, search bots maximize it, and Crapette's RL adapters
+    reward it. :func:`win_loss` and :func:`points_difference` serve most
+    two-player games.
+
+    >>> durak = GameType("durak", 2, win_loss)
+    >>> durak.name, durak.num_players
+    ('durak', 2)
+    >>> Crapette("classic").game_type.payoff is points_difference
+    True
+
+    :raises ValueError: if ``num_players`` is not an int from 1 up.
+
+    .. versionadded:: 0.2.0
+    """
+
+    #: The game's name, for reports and messages (``"durak"``).
+    name: str
+    #: The number of players (at least 1); players are numbered from 0.
+    num_players: int = attrs.field(validator=_check_players)  # type: ignore[assignment]
+    #: What a finished game is worth to each player, as a function of its outcome.
+    payoff: Callable[[Any], tuple[float, ...]] = attrs.field(default=win_loss)
+
+    def returns(self, state: Any) -> tuple[float, ...]:
+        """``payoff`` of the outcome of ``state``.
+
+        :raises ValueError: if the game is not over.
+        """
+        outcome = state.outcome
+        if outcome is None:
+            raise ValueError("the game is not over: it has no returns yet")
+        return self.payoff(outcome)
+
+
+def game_type_of(game: Any) -> GameType:
+    """The metadata of ``game``: its ``game_type``, or one made of its ``name`` and ``num_players``.
+
+    >>> game_type_of(Crapette("casual")).name
+    'crapette'
+    """
+    found = getattr(game, "game_type", None)
+    if isinstance(found, GameType):
+        return found
+    return GameType(game_name(game), game.num_players, lambda outcome: tuple(game.returns(_Over(outcome))))
+
+
+@attrs.frozen
+class _Over:
+    outcome: Any
+
+
+def seeded_rng(game: Any, seed: int, view_of_player: object) -> random.Random:
+    """The generator of a bot seeded ``seed`` in a position that shows ``view_of_player``.
+
+    The game's own ``seeded_rng`` when it has one; else a generator seeded
+    with ``f"{seed}/{view!r}"`` (a str seed is hashed with SHA-512, not
+    Python's salted ``hash``, so it is the same in every process: a game's
+    views must have a repr that shows them whole, as attrs classes do).
+    """
+    own = getattr(game, "seeded_rng", None)
+    if own is not None:
+        return own(seed, view_of_player)  # type: ignore[no-any-return]
+    return random.Random(f"{seed}/{view_of_player!r}")
+
+
+@runtime_checkable
+class GameBot(Protocol[_StateIn, _MoveOut]):
+    """A player of a game whose states are ``StateT`` and moves ``MoveT``: ``choose(state)``.
+
+    :class:`~crapette.bots.RandomBot` and :class:`~crapette.bots.SearchBot`
+    are ``GameBot[StateT, MoveT]`` for any game; the bots that need
+    Crapette's heuristics (:class:`~crapette.bots.GreedyBot`, the tree
+    search) are ``GameBot[GameState, Move]`` only (:class:`crapette.bots.Bot`).
+    """
+
+    def choose(self, state: _StateIn) -> _MoveOut:
+        """The move to play in ``state`` (which is not over)."""
+        ...
 
 
 @runtime_checkable
@@ -314,6 +471,8 @@ class Crapette:
     #: The rules every game is dealt and played under.
     rules: RuleSet = attrs.field(converter=_to_rules)
 
+    #: Crapette's metadata: two players, and a finished game worth :func:`points_difference`.
+    game_type: ClassVar[GameType] = GameType("crapette", 2, points_difference)
     name: ClassVar[str] = "crapette"
     num_players: ClassVar[int] = 2
     #: The 104 cards (:data:`crapette.ALL_CARDS`).
@@ -352,8 +511,12 @@ class Crapette:
         """A full state that shows ``view``: :func:`crapette.bots.determinize`."""
         return _determinize(view, rng)
 
-    def returns(self, state: GameState) -> tuple[float, float]:
-        """1 for the winner, -1 for the loser, 0 for both when nobody won.
+    def returns(self, state: GameState) -> tuple[float, ...]:
+        """What the finished game is worth to each player: :func:`points_difference` of its outcome.
+
+        Under rules that score, each player's points minus the other's; without
+        scoring, 1 for the winner, -1 for the loser, 0 each when nobody won.
+        The same values as the RL adapters' rewards (:func:`crapette.observation.rewards`).
 
         >>> from crapette import Outcome
         >>> game = Crapette("classic")
@@ -363,15 +526,37 @@ class Crapette:
         ValueError: the game is not over: it has no returns yet
 
         :raises ValueError: if the game is not over.
+
+        .. versionchanged:: 0.2.0
+           The points' difference under rules that score (it was 1 or -1).
         """
-        outcome = state.outcome
-        if outcome is None:
-            raise ValueError("the game is not over: it has no returns yet")
-        if outcome.winner is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if outcome.winner == 0 else (-1.0, 1.0)
+        return self.game_type.returns(state)
+
+    @staticmethod
+    def cut_short(state: GameState) -> Outcome:
+        """The outcome of a game that a tool's move cap stops: settled as the rules' move limit would."""
+        return settle(state.rules, state.piles, EndReason.MOVE_LIMIT)
+
+    @staticmethod
+    def seeded_rng(seed: int, view: PublicView) -> random.Random:
+        """The generator of a bot seeded ``seed`` in a position that shows ``view`` (a checksum of the view)."""
+        return random.Random(seed * 4294967296 + _view_key(view))
 
     @staticmethod
     def cards(state: GameState) -> Iterable[Card]:
         """Every card of ``state``, pile after pile."""
         return chain.from_iterable(state.piles)
+
+
+def _view_key(v: PublicView) -> int:
+    """A checksum of everything the view shows, to seed a bot's generator per position."""
+    parts = [v.current_player, v.move_count, int(v.drawn), v.passes, *v.exhausted, *v.played]
+    parts += [*v.reserve_sizes, *v.hand_sizes]
+    for top in v.reserve_tops:
+        parts.append(255 if top is None else top.index)
+    for group in (v.foundations, v.tableau, v.wastes):
+        for pile in group:
+            parts.append(200 + len(pile))
+            parts.extend(card.index for card in pile)
+    data = b"".join(n.to_bytes(4, "little") for n in parts)
+    return zlib.crc32(data)

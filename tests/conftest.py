@@ -275,7 +275,7 @@ sys.path.insert(0, str(GAMES))
 
 def deck_cards(text: str) -> tuple[Card, ...]:
     """Cards of one 52-card deck written as the example games write them, separated by spaces."""
-    import gamekit
+    from crapette import gamekit
 
     return tuple(gamekit.parse_one_deck_card(t) for t in text.split())
 

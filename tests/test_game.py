@@ -67,7 +67,7 @@ def test_illegal_push_raises_and_leaves_the_game_unchanged() -> None:
 
 
 def test_undo_returns_the_move_and_restores_the_previous_state() -> None:
-    game = Game("classic", seed=2)
+    game = Game("classic", seed=2, undo="any")
     play(game, 30, 1)
     states = game.states
     history = game.history
@@ -78,7 +78,7 @@ def test_undo_returns_the_move_and_restores_the_previous_state() -> None:
 
 
 def test_redo_replays_undone_moves_in_order() -> None:
-    game = Game("classic", seed=2)
+    game = Game("classic", seed=2, undo="any")
     play(game, 30, 1)
     final, history = game.state, game.history
     for _ in range(10):
@@ -90,7 +90,7 @@ def test_redo_replays_undone_moves_in_order() -> None:
 
 
 def test_pushing_the_next_redo_move_keeps_the_rest_of_the_redo_line() -> None:
-    game = Game("casual", seed=1)
+    game = Game("casual", seed=1, undo="any")
     game.push("T1-T0")
     game.push("draw")
     game.undo()

@@ -25,7 +25,7 @@ from crapette.testing import check_game
 
 
 import archeologitaire as arch  # noqa: E402
-import gamekit  # noqa: E402
+from crapette import gamekit
 from archeologitaire import ArcheoState, apply_move, legal_moves, new_game, parse_move  # noqa: E402
 
 

@@ -23,7 +23,7 @@ from crapette.testing import check_game
 
 
 import bank  # noqa: E402
-import gamekit  # noqa: E402
+from crapette import gamekit
 from bank import BankState, apply_move, legal_moves, new_game, parse_move  # noqa: E402
 
 

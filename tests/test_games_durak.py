@@ -23,7 +23,7 @@ from crapette.testing import check_game
 
 
 import durak  # noqa: E402
-import gamekit  # noqa: E402
+from crapette import gamekit
 from durak import DONE, TAKE, DurakState, apply_move, legal_moves, new_game, parse_move  # noqa: E402
 
 
@@ -429,3 +429,33 @@ def test_the_script_runs_from_the_command_line() -> None:
     bad = subprocess.run([sys.executable, str(GAMES / "durak.py"), "play", "--seed", "x"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "a seed is an int" in bad.stderr
+
+
+def test_a_bad_card_names_the_ranks_of_durak_s_deck() -> None:
+    with pytest.raises(ParseError) as info:
+        parse_move("ZS")
+    assert "6-9, T or 10, J, Q, K, A" in str(info.value) and "2-9" not in str(info.value)
+
+
+def test_the_two_player_intro_names_the_one_other_bot() -> None:
+    text = run_main(["play", "--seed", "1", "--bot", "random"], [])
+    assert "you are player 0; the other is a random bot" in text and "the others" not in text
+
+
+def test_simulate_shows_its_progress() -> None:
+    result = subprocess.run(
+        [sys.executable, str(GAMES / "durak.py"), "simulate", "--games", "2", "--budget", "2"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "2/2" in result.stderr
+
+
+@pytest.mark.parametrize("module", ["durak", "bank", "archeologitaire"])
+def test_legal_moves_of_what_is_not_a_state_is_a_type_error(module: str) -> None:
+    game = __import__(module)
+    for bad in (None, "state", 3):
+        with pytest.raises(TypeError, match=r"legal_moves\(\) expects a \w+State, got"):
+            game.legal_moves(bad)
+        with pytest.raises(TypeError, match=r"legal_moves\(\) expects a \w+State, got"):
+            game.apply_move(bad, game.legal_moves(game.new_game(1))[0])

@@ -24,7 +24,7 @@ from crapette import (  # noqa: E402
     parse_move,
 )
 from crapette.bots import GreedyBot, RandomBot  # noqa: E402
-from crapette.cli import render_text  # noqa: E402
+from crapette.text import render_text  # noqa: E402
 from crapette.gymnasium import ENV_IDS, CrapetteEnv  # noqa: E402
 from crapette.observation import action_mask, encode, rewards  # noqa: E402
 
@@ -210,3 +210,22 @@ def test_any_bot_may_be_the_opponent() -> None:
     while state.current_player == 0:
         state = apply_move(state, legal_moves(state)[0])
     assert env.game_state == state
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ([1], TypeError, r"reset\(\) options must be a dict"),
+        ("deal", TypeError, r"reset\(\) options must be a dict"),
+        ({"seat": 1}, ValueError, r"unknown reset\(\) option 'seat': the only option is 'deal'"),
+        ({"Deal": 3}, ValueError, r"unknown reset\(\) option 'Deal'"),
+        ({"deal": "3"}, ValueError, r'options\["deal"\] \(a deal number'),
+    ],
+)
+def test_reset_options_that_are_not_a_dict_or_hold_an_unknown_key_are_refused(
+    options: object, error: type[Exception], message: str
+) -> None:
+    env = CrapetteEnv()
+    with pytest.raises(error, match=message):
+        env.reset(options=options)  # type: ignore[arg-type]
+    assert env.reset(options={"deal": 3})[1] == {"deal": 3}

@@ -20,7 +20,7 @@ import crapette
 
 PACKAGE = Path(crapette.__file__).parent
 MODULES = sorted(
-    ["crapette"] + [f"crapette.{info.name}" for info in pkgutil.iter_modules([str(PACKAGE)])]
+    ["crapette"] + [info.name for info in pkgutil.walk_packages([str(PACKAGE)], prefix="crapette.")]
 )
 #: Modules that need an optional dependency (they say so when it is missing).
 OPTIONAL = {
@@ -33,10 +33,15 @@ OPTIONAL = {
 }
 
 
+def _is_package(module: str) -> bool:
+    return module == "crapette" or (PACKAGE / module.split(".", 1)[1].replace(".", "/") / "__init__.py").exists()
+
+
 def _path(module: str) -> Path:
     if module == "crapette":
         return PACKAGE / "__init__.py"
-    return PACKAGE / f"{module.split('.', 1)[1]}.py"
+    inside = PACKAGE / module.split(".", 1)[1].replace(".", "/")
+    return inside / "__init__.py" if _is_package(module) else inside.with_suffix(".py")
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -48,7 +53,7 @@ def _is_type_checking(test: ast.expr) -> bool:
 def _runtime_imports(module: str) -> set[str]:
     """The package modules that ``module`` imports when it is imported."""
     tree = ast.parse(_path(module).read_text(encoding="utf-8"))
-    package = module if module == "crapette" else module.rsplit(".", 1)[0]
+    package = module if _is_package(module) else module.rsplit(".", 1)[0]
     found: set[str] = set()
 
     def visit(statements: list[ast.stmt]) -> None:
@@ -58,12 +63,13 @@ def _runtime_imports(module: str) -> set[str]:
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
-                    base = f"{package}.{base}" if base else package
-                if base == "crapette":
+                    anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{anchor}.{base}" if base else anchor
+                if base in MODULES and _is_package(base):
                     # ``from . import x`` imports the module x if there is one, else a name of the package.
                     for alias in node.names:
-                        sub = f"crapette.{alias.name}"
-                        found.add(sub if sub in MODULES else "crapette")
+                        sub = f"{base}.{alias.name}"
+                        found.add(sub if sub in MODULES else base)
                 elif base.startswith("crapette."):
                     found.add(base)
             elif isinstance(node, ast.If):
@@ -155,7 +161,7 @@ def _walk_running(node: ast.AST) -> list[ast.AST]:
 
 def _any_imports(module: str) -> set[str]:
     """The package modules ``module`` imports at run time, at module level or inside functions."""
-    package = module if module == "crapette" else module.rsplit(".", 1)[0]
+    package = module if _is_package(module) else module.rsplit(".", 1)[0]
     found = set()
     for node in _walk_running(ast.parse(_path(module).read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.level:

@@ -24,7 +24,7 @@ from crapette import (  # noqa: E402
     new_game,
     parse_move,
 )
-from crapette.cli import render_text  # noqa: E402
+from crapette.text import render_text  # noqa: E402
 from crapette.observation import action_mask, encode, rewards  # noqa: E402
 from crapette.pettingzoo import AGENTS, env, raw_env  # noqa: E402
 
@@ -33,6 +33,8 @@ from crapette.pettingzoo import AGENTS, env, raw_env  # noqa: E402
 DICT_OBSERVATION_WARNINGS = {
     "Observation is not a NumPy array",
     "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+    # api_test checks that reset takes options by passing one no environment knows.
+    "reset() ignores the unknown option 'options': the only option is 'deal' (a deal number)",
 }
 
 
@@ -75,7 +77,8 @@ def test_seeded_resets_deal_the_same_games_and_deal_options_choose_one() -> None
     assert a.deal == b.deal
     a.reset(seed=6)
     assert a.deal != b.deal
-    a.reset(options={"deal": 17, "unrelated": True})
+    with pytest.warns(UserWarning, match="unknown option 'unrelated'"):
+        a.reset(options={"deal": 17, "unrelated": True})
     assert a.deal == 17 and a.game_state == new_game(RuleSet.classic(), 17)
     assert a.agent_selection == AGENTS[a.game_state.current_player]
 
@@ -226,3 +229,28 @@ def test_rules_may_be_a_ruleset_or_a_text() -> None:
     rules = RuleSet.casual()
     assert raw_env(rules=rules).rules is rules
     assert raw_env(rules="classic(move_limit=200)").rules.move_limit == 200
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ([1], TypeError, r"reset\(\) options must be a dict"),
+        ({"deal": -1}, ValueError, r'options\["deal"\] \(a deal number'),
+    ],
+)
+def test_reset_options_that_are_not_a_dict_or_a_bad_deal_are_refused(
+    options: object, error: type[Exception], message: str
+) -> None:
+    game = raw_env()
+    with pytest.raises(error, match=message):
+        game.reset(options=options)  # type: ignore[arg-type]
+    game.reset(options={"deal": 3})
+    assert game.deal == 3
+
+
+def test_an_unknown_reset_option_is_named_in_a_warning_not_silently_ignored() -> None:
+    # Not an error: PettingZoo's api_test resets with options={"options": 1}.
+    game = raw_env()
+    with pytest.warns(UserWarning, match=r"reset\(\) ignores the unknown option 'seat': the only option is 'deal'"):
+        game.reset(options={"seat": 1, "deal": 5})
+    assert game.deal == 5

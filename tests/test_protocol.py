@@ -189,17 +189,25 @@ def test_crapette_view_is_the_same_for_both_players_and_checks_the_player() -> N
         game.view(state, 2)
 
 
-def test_crapette_returns_follow_the_winner() -> None:
-    game = Crapette("classic(move_limit=10)")
-    state = game.new_game(0)
-    with pytest.raises(ValueError, match="not over"):
-        game.returns(state)
-    rng = random.Random(0)
-    while not state.is_over:
-        state = game.apply_move(state, rng.choice(game.legal_moves(state)))
-    winner = state.outcome.winner
-    expected = (0.0, 0.0) if winner is None else ((1.0, -1.0) if winner == 0 else (-1.0, 1.0))
-    assert game.returns(state) == expected
+def test_crapette_returns_are_the_points_difference_and_the_adapters_rewards() -> None:
+    from crapette.observation import rewards
+
+    for rules, scored in (("classic(move_limit=10)", True), ("casual(move_limit=10)", False)):
+        game = Crapette(rules)
+        state = game.new_game(0)
+        with pytest.raises(ValueError, match="not over"):
+            game.returns(state)
+        rng = random.Random(0)
+        while not state.is_over:
+            state = game.apply_move(state, rng.choice(game.legal_moves(state)))
+        outcome = state.outcome
+        if scored:
+            expected = (float(outcome.scores[0] - outcome.scores[1]), float(outcome.scores[1] - outcome.scores[0]))
+        else:
+            winner = outcome.winner
+            expected = (0.0, 0.0) if winner is None else ((1.0, -1.0) if winner == 0 else (-1.0, 1.0))
+        assert game.returns(state) == expected == rewards(outcome)
+        assert game.game_type.payoff(outcome) == expected
 
 
 def test_check_card_game_names_every_missing_member() -> None:
@@ -587,3 +595,50 @@ def test_check_game_wants_one_score_per_player() -> None:
     # Capture's outcome has two scores: a one-player game must not.
     with pytest.raises(InvariantViolation, match="not None or one per player"):
         check_game(Solo(), games=3)
+
+
+# One shape for a game: its metadata, and one path through the tools ---------------------------------
+
+
+def test_a_game_type_is_the_metadata_of_a_game_and_its_returns_come_from_it() -> None:
+    from crapette.protocol import GameType, game_type_of, points_difference, win_loss
+
+    game_type = Crapette("classic").game_type
+    assert (game_type.name, game_type.num_players, game_type.payoff) == ("crapette", 2, points_difference)
+    assert game_type_of(Crapette("casual")) is game_type
+    assert win_loss(crapette.Outcome(None, "blocked")) == (0.0, 0.0)
+    with pytest.raises(ValueError, match="num_players must be an int from 1 up"):
+        GameType("nobody", 0)
+    # A game without game_type gets one from its name, players and returns.
+    made = game_type_of(CAPTURE)
+    over = _mid_game(CAPTURE, 1, 8)
+    assert (made.name, made.num_players) == ("capture", 2)
+    assert made.payoff(over.outcome) == tuple(CAPTURE.returns(over))
+
+
+def test_every_bot_holds_a_game_object_crapette_when_built_without_one() -> None:
+    for bot in (RandomBot(seed=1), SearchBot(seed=1, budget=5), make_bot("random"), make_bot("search")):
+        assert isinstance(bot.game, Crapette)
+    assert RandomBot(seed=1, game=CAPTURE).game is CAPTURE
+    assert repr(RandomBot(seed=1, game=Crapette("casual"))) == "RandomBot(seed=1)"
+    assert hash(RandomBot(seed=1, game=Crapette("casual"))) == hash(RandomBot(seed=1))
+
+
+def test_one_play_loop_plays_crapette_and_other_games_and_reasons_are_strings() -> None:
+    import crapette.simulation as simulation
+
+    assert not hasattr(simulation, "_play_other")
+    crapette_result = play_game("classic", (GreedyBot(), RandomBot()), deal=1)
+    other = play_game(CAPTURE, (RandomBot(1, game=CAPTURE), RandomBot(2, game=CAPTURE)), deal=4)
+    assert isinstance(crapette_result.reason, str) and crapette_result.reason == crapette.EndReason.EMPTIED
+    assert isinstance(other.reason, str) and other.reason == "captures"
+    capped = play_game("classic", (RandomBot(1), RandomBot(2)), deal=1, max_moves=7)
+    # Crapette settles a capped game as its rules' move limit would (Crapette.cut_short).
+    assert capped.capped and capped.reason == crapette.EndReason.MOVE_LIMIT and capped.moves == 7
+
+
+def test_the_move_cap_lives_in_the_protocol_module() -> None:
+    import crapette.protocol
+    import crapette.simulation
+
+    assert crapette.simulation.DEFAULT_MAX_MOVES is crapette.protocol.DEFAULT_MAX_MOVES == 5000

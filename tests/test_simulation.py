@@ -9,6 +9,7 @@ import os
 import pickle
 import sys
 import tracemalloc
+import types
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -23,6 +24,7 @@ from crapette import EndReason, GameState, IllegalMoveError, InvalidRulesError, 
 from crapette import parse_move
 from crapette._progress import _Lines
 from crapette.bots import Bot, GreedyBot, RandomBot
+from crapette.protocol import Crapette
 from crapette.simulation import (
     DEFAULT_MAX_MOVES,
     BotError,
@@ -558,3 +560,41 @@ def test_a_huge_simulation_stopped_early_took_no_memory_for_the_games_it_did_not
             pool.shutdown()
     assert info.value.report.games >= 20
     assert peak < 2_000_000  # a list of a million tasks alone takes over 100 MB
+
+
+_PARENT = os.getpid()
+
+
+def _rebuilt_here_only() -> RandomBot:
+    if os.getpid() != _PARENT:
+        raise AttributeError("Can't get attribute 'NotebookBot' on <module '__main__'>")
+    return _Homeless(seed=1)
+
+
+class _Homeless(RandomBot):
+    """A bot that a worker cannot unpickle, as one defined in a notebook after the pool started."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuilt_here_only, ())
+
+
+def test_a_process_pool_that_cannot_unpickle_the_task_says_the_cause_and_the_fix() -> None:
+    with ProcessPoolExecutor(max_workers=1) as pool, pytest.raises(SimulationError) as info:
+        simulate("casual", (_Homeless(seed=1), RandomBot(seed=2)), games=2, executor=pool)
+    message = str(info.value)
+    assert isinstance(info.value.__cause__, BrokenProcessPool)
+    assert "could not unpickle the task" in message and "__main__" in message
+    assert "Fix: define them in a module the workers can import" in message
+
+
+def test_a_broken_pool_names_what_is_defined_where_a_worker_cannot_import_it() -> None:
+    from crapette.simulation import _broken_pool_hint
+
+    module = types.ModuleType("made_at_run_time")
+    exec("class Scorer:\n    def choose(self, state): ...\n", module.__dict__)
+    sys.modules["made_at_run_time"] = module
+    try:
+        hint = _broken_pool_hint(Crapette("casual"), (module.Scorer(), RandomBot()))
+    finally:
+        del sys.modules["made_at_run_time"]
+    assert "Scorer (in made_at_run_time)" in hint and "RandomBot" not in hint

@@ -627,6 +627,24 @@ def test_html_is_self_contained() -> None:
     assert page.isascii()
 
 
+def test_html_takes_its_script_and_style_from_the_package_data_files() -> None:
+    import importlib.resources
+    import inspect
+
+    import crapette._replay_page
+
+    static = importlib.resources.files("crapette").joinpath("static")
+    script = static.joinpath("replay.js").read_text(encoding="utf-8")
+    style = static.joinpath("replay.css").read_text(encoding="utf-8")
+    assert "function show(" in script and "#counter" in style
+    page = render_html(_replay(2)[0])
+    assert f"<script>//<![CDATA[\n{script}//]]></script>" in page
+    assert f"<style>\n{style}</style>" in page
+    # Not a copy kept in Python: the module holds neither text.
+    source = inspect.getsource(crapette._replay_page)
+    assert "function show(" not in source and "#counter" not in source
+
+
 def test_render_html_gives_what_write_html_writes() -> None:
     states, moves = _replay(10)
     out = io.StringIO()

@@ -100,6 +100,12 @@ class Client:
         self.host, port = address.removeprefix("http://").split(":")
         self.port = int(port)
         self.store = store
+        #: The client's cookie, as a browser keeps it: set by the server's first answer.
+        self.cookie: str | None = None
+
+    def other(self) -> Client:
+        """Another client of the same server: no cookie yet."""
+        return Client(f"http://{self.host}:{self.port}", self.store)
 
     def request(
         self,
@@ -117,9 +123,17 @@ class Client:
             data: Any = raw if raw is not None else None if body is None else json.dumps(body).encode()
             if chunked:
                 data = iter([data[i : i + 8192] for i in range(0, len(data), 8192)])
-            connection.request(method, path, body=data, headers=headers or {}, encode_chunked=chunked)
+            sent = dict(headers or {})
+            if data is not None and not any(key.lower() == "content-type" for key in sent):
+                sent["Content-Type"] = "application/json"
+            if self.cookie and not any(key.lower() == "cookie" for key in sent):
+                sent["Cookie"] = self.cookie
+            connection.request(method, path, body=data, headers=sent, encode_chunked=chunked)
             response = connection.getresponse()
             text = response.read().decode()
+            cookie = response.getheader("set-cookie")
+            if cookie and self.cookie is None:
+                self.cookie = cookie.split(";")[0]
             kind = response.getheader("content-type", "")
             parsed = kind.startswith("application/json") and not as_text
             return response.status, json.loads(text) if parsed else text, response.msg
@@ -152,7 +166,8 @@ class Client:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Client]:
-    store = web.GameStore()
+    # One client makes every game of this module: room for all of them.
+    store = web.GameStore(per_client=10_000, per_address=10_000, creates_per_minute=10_000)
     with web.serve_in_thread(web.create_app(store)) as address:
         yield Client(address, store)
 
@@ -175,7 +190,7 @@ def test_a_new_game_sends_the_public_view_and_nothing_face_down(server: Client) 
     game = server.new(rules="classic", seed=5, bot="greedy")
     state = new_game("classic", seed=5)
     assert game["view"] == view(state).to_dict()
-    assert (game["seed"], game["bot"], game["seat"], game["moves"], game["can_undo"]) == (5, "greedy", 0, [], False)
+    assert (game["seed"], game["bot"], game["seat"], game["moves"], game["can_undo"]) == (None, "greedy", 0, [], False)
     assert game["turn"] == ("you" if state.current_player == 0 else "bot")
     assert game["match"] == {"target": 150, "totals": [0, 0], "games": 0, "winner": None}
     assert server.state(game) == state
@@ -185,8 +200,9 @@ def test_a_new_game_sends_the_public_view_and_nothing_face_down(server: Client) 
 def test_a_new_game_without_settings_is_a_classic_deal_against_the_search_bot(server: Client) -> None:
     game = server.new()
     assert game["view"]["rules"] == "classic" and game["bot"] == "search" and game["seat"] == 0
-    assert isinstance(game["seed"], int) and 0 <= game["seed"] < web.RANDOM_SEEDS
-    assert server.state(game) == new_game("classic", seed=game["seed"])
+    seed = server.store.find(game["id"]).game.seed
+    assert game["seed"] is None and isinstance(seed, int) and 0 <= seed < 2**64 == web.RANDOM_SEEDS
+    assert server.state(game) == new_game("classic", seed=seed)
 
 
 def test_a_rules_text_sets_the_rules(server: Client) -> None:
@@ -382,26 +398,70 @@ def test_the_bot_plays_one_move_a_request_until_it_is_the_players_turn(server: C
     unchanged(server, game)
 
 
-def test_undo_takes_back_the_players_last_move_and_the_bots_moves_after_it(server: Client) -> None:
-    game = bot_starts(server, seed=4)
+def test_undo_takes_back_the_players_last_move_that_revealed_nothing(server: Client) -> None:
+    game = server.new(rules="classic", seed=1, bot="random")  # player 0 moves first: R0-T5 T7-T1 draw
     path = f"/api/games/{game['id']}"
     status, error = server.refused("POST", path + "/undo")
     assert (status, error) == (409, "nothing to undo: you have not moved yet")
+    moved = server.ok("POST", path + "/moves", {"move": "T7-T1"})
+    assert moved["can_undo"]
+    undone = server.ok("POST", path + "/undo")
+    assert undone == game
+    assert server.state(undone) == new_game("classic", seed=1)
+
+
+def test_web_draw_undo_draw_again_is_not_possible(server: Client) -> None:
+    game = server.new(rules="classic", seed=3, bot="random")  # player 0 moves first and may draw
+    path = f"/api/games/{game['id']}"
+    drawn = server.ok("POST", path + "/moves", {"move": "draw"})
+    assert not drawn["can_undo"]
+    status, error = server.refused("POST", path + "/undo")
+    assert status == 409 and "a card has been turned face up since" in error
+    unchanged(server, drawn)
+
+
+def test_web_undoing_a_reserve_play_that_uncovered_a_card_is_impossible(server: Client) -> None:
+    game = server.new(rules="classic", seed=1, bot="random")
+    path = f"/api/games/{game['id']}"
+    server.ok("POST", path + "/moves", {"move": "R0-T5"})  # uncovers the next reserve card
+    server.ok("POST", path + "/moves", {"move": "T7-T1"})
+    undone = server.ok("POST", path + "/undo")  # T7-T1 revealed nothing: it comes back
+    assert [m["move"] for m in undone["moves"]] == ["R0-T5"] and not undone["can_undo"]
+    status, error = server.refused("POST", path + "/undo")
+    assert status == 409 and "taking it back would show it again" in error
+    unchanged(server, undone)
+
+
+def test_web_undoing_past_the_bots_draw_is_impossible(server: Client) -> None:
+    game = bot_starts(server, seed=4)
+    path = f"/api/games/{game['id']}"
     while game["turn"] == "bot":
         game = server.ok("POST", path + "/bot")
-    mine = game
-    # The player moves until the turn passes, then the bot replies.
     while game["turn"] == "you":
         game = server.ok("POST", path + "/moves", {"move": game["view"]["legal_moves"][-1]})
     while game["turn"] == "bot":
         game = server.ok("POST", path + "/bot")
-    undone = server.ok("POST", path + "/undo")
-    last_own = max(i for i, m in enumerate(game["moves"]) if m["player"] == 1)
-    assert undone["moves"] == game["moves"][:last_own]
-    assert undone["turn"] == "you"
-    assert len(undone["moves"]) >= len(mine["moves"])
-    replay = GameRecord("casual", seed=4, moves=[m["move"] for m in undone["moves"]]).replay()
-    assert server.state(undone) == replay
+    assert any(m["move"] == "draw" and m["player"] == 0 for m in game["moves"][-10:])
+    assert not game["can_undo"]
+    status, error = server.refused("POST", path + "/undo")
+    assert status == 409 and "taking it back would show it again" in error
+    unchanged(server, game)
+
+
+def test_no_seed_in_responses_during_a_game(server: Client) -> None:
+    seed = 987_654_321_987
+    game = server.new(rules="classic(move_limit=20)", seed=seed, bot="random")
+    path = f"/api/games/{game['id']}"
+    texts = []
+    while game["turn"] != "over":
+        game = server.ok("POST", path + ("/bot" if game["turn"] == "bot" else "/moves"),
+                         None if game["turn"] == "bot" else {"move": game["view"]["legal_moves"][0]})
+        if game["turn"] != "over":
+            texts.append(json.dumps(game))
+            texts.append(server.request("GET", path)[1] and json.dumps(server.ok("GET", path)))
+            assert game["seed"] is None
+    assert texts and not any(str(seed) in text for text in texts)
+    assert game["seed"] == seed  # a finished game shows its seed
 
 
 def test_a_hint_is_a_legal_move_and_changes_nothing(server: Client) -> None:
@@ -460,9 +520,9 @@ def test_a_game_may_hold_at_most_max_moves(server: Client, monkeypatch: pytest.M
 
 @pytest.mark.parametrize("form", ["json", "text"])
 def test_a_saved_record_loads_back_as_the_same_game(server: Client, form: str) -> None:
-    game = bot_starts(server, seed=6)
+    game = server.new(rules="casual(move_limit=14)", seed=6, seat=1, bot="random")
     path = f"/api/games/{game['id']}"
-    while game["turn"] == "bot" or len(game["moves"]) < 12:
+    while game["turn"] != "over":
         if game["turn"] == "bot":
             game = server.ok("POST", path + "/bot")
         else:
@@ -477,6 +537,27 @@ def test_a_saved_record_loads_back_as_the_same_game(server: Client, form: str) -
     assert (loaded["view"], loaded["moves"], loaded["seed"]) == (game["view"], game["moves"], 6)
     assert (loaded["seat"], loaded["bot"]) == (1, "random")  # from the record's tags
     assert server.new(record=text, seat=0)["seat"] == 0
+
+
+@pytest.mark.parametrize("form", ["json", "text"])
+def test_a_record_saved_during_a_game_is_sealed_and_loads_back(server: Client, form: str) -> None:
+    game = bot_starts(server, seed=6)
+    path = f"/api/games/{game['id']}"
+    while game["turn"] == "bot" or len(game["moves"]) < 12:
+        if game["turn"] == "bot":
+            game = server.ok("POST", path + "/bot")
+        else:
+            game = server.ok("POST", path + "/moves", {"move": game["view"]["legal_moves"][0]})
+    status, text, headers = server.request("GET", path + f"/record?format={form}", as_text=True)
+    assert status == 200 and text.startswith(web.SEALED)
+    assert "seed" not in text.lower() and not CARD.findall(text)
+    assert headers["Content-Disposition"] == 'attachment; filename="crapette-game-in-progress.txt"'
+    loaded = server.new(record=text)
+    assert (loaded["view"], loaded["moves"], loaded["seed"]) == (game["view"], game["moves"], None)
+    assert server.state(loaded) == server.state(game)
+    changed = text[:-10] + ("A" if text[-10] != "A" else "B") + text[-9:]
+    status, error = server.refused("POST", "/api/games", {"record": changed})
+    assert status == 400 and "sealed record" in error
 
 
 def test_a_record_of_an_unknown_format_is_a_400(server: Client) -> None:
@@ -521,7 +602,8 @@ def test_the_page_and_its_files_hold_no_card_and_set_a_content_policy(server: Cl
         status, text, headers = server.request("GET", path)
         assert status == 200
         assert not CARD.findall(text), path
-        assert headers["Content-Security-Policy"] == "default-src 'self'"
+        assert headers["Content-Security-Policy"].startswith("default-src 'self'; frame-ancestors 'none'")
+        assert headers["X-Frame-Options"] == "DENY"
     status, _, headers = server.request("GET", f"/api/games/{server.new(seed=1)['id']}")
     assert headers["Cache-Control"] == "no-store"
 
@@ -543,7 +625,7 @@ def test_a_game_is_forgotten_after_idle_seconds_without_a_request() -> None:
         clock.now += 400
         client.ok("GET", f"/api/games/{kept['id']}")  # a request keeps a game alive
         clock.now += 201
-        assert client.ok("GET", f"/api/games/{kept['id']}")["seed"] == 1
+        assert client.ok("GET", f"/api/games/{kept['id']}")["id"] == kept["id"]
         status, error = client.refused("GET", f"/api/games/{dropped['id']}")
         assert status == 404 and "games are forgotten after 10 minutes unused" in error
         assert len(store) == 1
@@ -551,21 +633,26 @@ def test_a_game_is_forgotten_after_idle_seconds_without_a_request() -> None:
         assert len(store) == 0
 
 
-def test_the_store_holds_at_most_max_games_and_forgets_the_one_idle_longest() -> None:
+def test_a_full_store_lets_a_new_game_replace_only_a_game_unused_for_reclaim_seconds() -> None:
     clock = Clock()
-    store = web.GameStore(max_games=3, clock=clock)
+    store = web.GameStore(max_games=3, clock=clock, reclaim_seconds=300)
     with web.serve_in_thread(web.create_app(store)) as address:
-        client = Client(address, store)
+        first = Client(address, store)
+        players = [first] + [first.other() for _ in range(3)]
         games = []
-        for seed in range(3):
-            games.append(client.new(seed=seed))
+        for seed, player in enumerate(players[:3]):
+            games.append(player.new(seed=seed))
             clock.now += 1
-        client.ok("GET", f"/api/games/{games[0]['id']}")  # now games[1] is idle longest
-        games.append(client.new(seed=3))
+        status, refusal, headers = players[3].request("POST", "/api/games", {"seed": 3})
+        assert status == 503 and "the server is full" in refusal["error"]  # every game is in play
+        assert headers["Retry-After"] and headers["X-Frame-Options"] == "DENY"
+        clock.now += 300
+        players[0].ok("GET", f"/api/games/{games[0]['id']}")  # now games[1] is unused longest
+        players[3].new(seed=3)
         assert len(store) == 3
-        assert client.refused("GET", f"/api/games/{games[1]['id']}")[0] == 404
-        for game in (games[0], games[2], games[3]):
-            assert client.ok("GET", f"/api/games/{game['id']}")["seed"] == game["seed"]
+        assert players[1].refused("GET", f"/api/games/{games[1]['id']}")[0] == 404
+        for player, game in ((players[0], games[0]), (players[2], games[2])):
+            assert player.ok("GET", f"/api/games/{game['id']}")["id"] == game["id"]
 
 
 def test_a_store_needs_room_for_a_game() -> None:

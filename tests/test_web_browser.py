@@ -14,7 +14,6 @@ import json
 import re
 import sys
 import time
-import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -32,7 +31,7 @@ from selenium.webdriver import Chrome as WebDriver  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from test_web_api import CARD, hidden_cards, load_server, near_end  # noqa: E402
 
-from crapette import GameRecord, GameState, explain_illegal, parse_move  # noqa: E402
+from crapette import GameState, explain_illegal, parse_move  # noqa: E402
 
 
 def _load_screenshots() -> ModuleType:
@@ -127,6 +126,12 @@ def site() -> Iterator[Site]:
 @pytest.fixture(scope="module")
 def desktop() -> Iterator[WebDriver]:
     with shots.chromium(1280, 800) as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def phone() -> Iterator[WebDriver]:
+    with shots.chromium(390, 844, mobile=True) as driver:
         yield driver
 
 
@@ -377,10 +382,10 @@ def test_browser_saves_a_record_and_loads_it_back(desktop: WebDriver, site: Site
     shown = (table_cards(desktop), desktop.find_element(By.ID, "moves").text)
     link = desktop.find_element(By.ID, "save").get_attribute("href")
     assert link is not None
-    with urllib.request.urlopen(link) as response:
-        saved = response.read().decode()
-    record = GameRecord.from_json(saved)
-    assert record.replay() == site.state(desktop)
+    status, saved = shots.fetch(desktop, "GET", link)
+    # During a game the record is sealed: it holds the whole deal.
+    assert status == 200 and saved.startswith(web.SEALED) and not CARD.findall(saved)
+    assert "seed" not in saved.lower()
     path = tmp_path / "game.json"
     path.write_text(saved, encoding="utf-8")
     old_id = desktop.execute_script("return sessionStorage.getItem('crapette-game')")
@@ -401,24 +406,103 @@ def test_browser_refuses_a_bad_position_with_its_reason(desktop: WebDriver, site
     assert desktop.execute_script("return sessionStorage.getItem('crapette-game')") == before
 
 
-@pytest.mark.parametrize(("width", "height", "mobile"), [(1280, 800, False), (390, 844, True)], ids=["desktop", "phone"])
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
 def test_browser_table_fits_the_screen_and_cards_are_readable(
-    site: Site, width: int, height: int, mobile: bool
+    site: Site, screen: str, request: pytest.FixtureRequest
 ) -> None:
-    with shots.chromium(width, height, mobile=mobile) as driver:
-        shots.open_game(driver, site.address, {"record": shots.middle_game_record()})
-        assert_page_hides(driver, site)
-        sizes = driver.execute_script(
-            """
-            const table = document.getElementById('table').getBoundingClientRect();
-            const corners = [...document.querySelectorAll('#table .card .ix')]
-              .map(n => parseFloat(getComputedStyle(n).fontSize));
-            return {scrollWidth: document.documentElement.scrollWidth, right: table.right,
-                    bottom: table.bottom, smallest: Math.min(...corners), cards: corners.length};
-            """
+    driver = request.getfixturevalue(screen)
+    shots.open_game(driver, site.address, {"record": shots.middle_game_record()})
+    width, height = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    assert (width, height) == ((1280, 800) if screen == "desktop" else (390, 844))
+    assert_page_hides(driver, site)
+    sizes = driver.execute_script(
+        """
+        const table = document.getElementById('table').getBoundingClientRect();
+        const corners = [...document.querySelectorAll('#table .card .ix')]
+          .map(n => parseFloat(getComputedStyle(n).fontSize));
+        return {scrollWidth: document.documentElement.scrollWidth, right: table.right,
+                bottom: table.bottom, smallest: Math.min(...corners), cards: corners.length};
+        """
+    )
+    assert sizes["cards"] > 40
+    assert sizes["scrollWidth"] <= width and sizes["right"] <= width  # nothing sticks out sideways
+    assert sizes["bottom"] <= height  # the whole table is in view: no scrolling to play
+    assert sizes["smallest"] >= 12  # card corners in 12-pixel type or larger
+    assert console_errors(driver) == []
+
+
+# The page's layout and words (issue 24.8) ------------------------------------------------
+
+
+def test_browser_table_uses_the_width_of_a_desktop_screen(desktop: WebDriver, site: Site) -> None:
+    open_page(desktop, site, rules="classic", seed=3)
+    box = desktop.execute_script(
+        """
+        const table = document.getElementById('table').getBoundingClientRect();
+        const cards = [...document.querySelectorAll('#table .card, #table .slot')].map(n => n.getBoundingClientRect());
+        return {table: [table.left, table.right], left: Math.min(...cards.map(r => r.left)),
+                right: Math.max(...cards.map(r => r.right)), width: cards[0].width};
+        """
+    )
+    left, right = box["table"]
+    # The piles span the table from edge to edge, not a narrow column in the middle, and cards are big.
+    assert box["left"] - left < 40 and right - box["right"] < 40
+    assert box["width"] >= 76
+
+
+def test_browser_marks_the_players_own_tableau_piles_in_casual(desktop: WebDriver, site: Site) -> None:
+    for seat in (0, 1):
+        open_page(desktop, site, rules="casual", seed=2, seat=seat, bot="random", delay=0)
+        mine = desktop.execute_script(
+            "return [...document.querySelectorAll('#table .label.mine')].map(n => n.textContent)"
         )
-        assert sizes["cards"] > 40
-        assert sizes["scrollWidth"] <= width and sizes["right"] <= width  # nothing sticks out sideways
-        assert sizes["bottom"] <= height  # the whole table is in view: no scrolling to play
-        assert sizes["smallest"] >= 12  # card corners in 12-pixel type or larger
-        assert console_errors(driver) == []
+        assert sorted(mine) == [f"yours \u00b7 T{4 * seat + r}" for r in range(4)]
+        slots = desktop.execute_script("return [...document.querySelectorAll('#table .slot.mine')].map(n => n.dataset.pile)")
+        assert sorted(slots) == [f"T{4 * seat + r}" for r in range(4)]
+    open_page(desktop, site, rules="classic", seed=2)  # in classic every tableau pile is everyone's
+    assert desktop.find_elements(By.CSS_SELECTOR, "#table .label.mine, #table .slot.mine") == []
+
+
+def test_browser_phone_header_shows_the_whole_move_number(phone: WebDriver, site: Site) -> None:
+    shots.open_game(phone, site.address, {"rules": "casual(move_limit=999)", "seed": 4, "bot": "greedy"})
+    shown = phone.execute_script(
+        """
+        const node = document.getElementById('move-number');
+        const box = node.getBoundingClientRect();
+        return [node.textContent, box.right <= window.innerWidth, node.scrollWidth <= node.clientWidth + 1];
+        """
+    )
+    assert shown[0] == f"move {site.state(phone).move_count}" and shown[1] and shown[2]
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_browser_new_game_shows_load_record_without_scrolling(site: Site, screen: str, request: pytest.FixtureRequest) -> None:
+    driver = request.getfixturevalue(screen)
+    shots.open_game(driver, site.address, {"rules": "classic", "seed": 6})
+    driver.find_element(By.ID, "new").click()
+    wait(driver, "return document.getElementById('setup').open")
+    visible = driver.execute_script(
+        """
+        const box = document.getElementById('load').getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight
+          && document.documentElement.scrollWidth <= window.innerWidth;
+        """
+    )
+    assert visible
+
+
+def test_browser_says_what_the_computer_did_in_one_line_per_turn(desktop: WebDriver, site: Site) -> None:
+    open_page(desktop, site, rules="classic", seed=3, seat=1, bot="greedy", delay=0)
+    state = site.state(desktop)
+    assert state.current_player == 1 and state.move_count > 0  # the computer has had its turn
+    line = message(desktop)
+    assert re.fullmatch(r"The computer (drew (a card|\d+ cards)|played [^.]+|ended its turn|passed)( and played [^.]+)?\.", line), line
+    assert "\n" not in line
+
+
+def test_browser_page_has_an_icon(desktop: WebDriver, site: Site) -> None:
+    open_page(desktop, site, rules="classic", seed=3)
+    status, text = shots.fetch(desktop, "GET", "/favicon.ico")
+    assert status == 200 and text.startswith("<svg")
+    icon = desktop.find_element(By.CSS_SELECTOR, "link[rel=icon]").get_attribute("href")
+    assert icon is not None and shots.fetch(desktop, "GET", icon)[0] == 200

@@ -34,12 +34,12 @@ from typing import IO, Any, Union
 
 import attrs
 
-from crapette import Card, IllegalMoveError, ParseError, Suit
-
-import gamekit
-from gamekit import MoveText, card_text
+from crapette import Card, ParseError, Suit, frontend
+from crapette.gamekit import DECK, MoveText, card_text, checked_apply, legal_moves_of, moves_cache, returns_of, shuffled
+from crapette.protocol import GameType
 
 __all__ = [
+    "game_type",
     "name",
     "num_players",
     "deck",
@@ -65,16 +65,23 @@ __all__ = [
     "main",
 ]
 
+def payoff(outcome: Any) -> tuple[float]:
+    """The share of the cards on the suit piles: 1.0 for a won game."""
+    return (outcome.score / 52,)
+
+
+#: The game's metadata: its name, one player, and :func:`payoff`.
+game_type = GameType("archeologitaire", 1, payoff)
 #: The game's name, for reports.
-name = "archeologitaire"
+name = game_type.name
 #: One player.
-num_players = 1
+num_players = game_type.num_players
 #: Seven tableau piles.
 PILES = 7
 #: The game ends after this many moves in a row without progress (ruling AR4).
 IDLE_LIMIT = 100
 #: One 52-card deck.
-deck: tuple[Card, ...] = gamekit.DECK
+deck: tuple[Card, ...] = DECK
 
 _SUITS = tuple(Suit)
 #: Source and target numbers of :class:`Shift`: 0-6 are the tableau piles; these are the others.
@@ -232,7 +239,7 @@ class ArcheoState:
     stock_seen: bool
     #: Moves made since the last progress (ruling AR4).
     idle: int
-    _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _legal: tuple[Move, ...] | None = moves_cache()
 
     @property
     def current_player(self) -> int:
@@ -269,7 +276,7 @@ def new_game(seed: int = 0) -> ArcheoState:
 
     :raises ValueError: if ``seed`` is not an int with ``0 <= seed < 2**64``.
     """
-    cards = gamekit.shuffled(seed)
+    cards = shuffled(seed)
     piles: list[list[Card]] = [[] for _ in range(PILES)]
     used = 0
     for row in range(PILES):
@@ -279,7 +286,7 @@ def new_game(seed: int = 0) -> ArcheoState:
     return ArcheoState(piles, range(PILES), tuple(reversed(cards[used:])), (), (0, 0, 0, 0), False, 0)
 
 
-def legal_moves(state: ArcheoState) -> tuple[Move, ...]:
+def _moves(state: ArcheoState) -> tuple[Move, ...]:
     """The legal moves, in a fixed order; none once the game is over.
 
     The order: flips (T1-T7); moves to the suit piles (from W, then T1-T7);
@@ -289,11 +296,11 @@ def legal_moves(state: ArcheoState) -> tuple[Move, ...]:
     >>> [str(m) for m in legal_moves(new_game(3))]
     ['T1-F', 'T2-F', 'draw']
     """
-    legal = state._legal
-    if legal is None:
-        legal = () if state.idle >= IDLE_LIMIT else _generate(state)
-        object.__setattr__(state, "_legal", legal)
-    return legal
+    return () if state.idle >= IDLE_LIMIT else _generate(state)
+
+
+#: The legal moves of a state (computed once per state).
+legal_moves = legal_moves_of(ArcheoState, _moves)
 
 
 # The move generator's tables: each card's suit pile, and the two cards that a face-up
@@ -386,7 +393,7 @@ def _why_illegal(state: ArcheoState, move: object) -> str:
     )
 
 
-def apply_move(state: ArcheoState, move: Move) -> ArcheoState:
+def _play(state: ArcheoState, move: Move) -> ArcheoState:
     """The state after ``move``; ``state`` itself never changes.
 
     >>> after = apply_move(new_game(3), parse_move("draw"))
@@ -399,8 +406,6 @@ def apply_move(state: ArcheoState, move: Move) -> ArcheoState:
 
     :raises IllegalMoveError: if the move is not one of ``legal_moves(state)``.
     """
-    if move not in legal_moves(state):
-        raise IllegalMoveError(f"illegal move {move}: {_why_illegal(state, move)}")
     tableau, down, found = state.tableau, state.down, state.foundations
     stock, discard, seen, idle = state.stock, state.discard, state.stock_seen, state.idle + 1
     if isinstance(move, Draw):
@@ -429,15 +434,10 @@ def apply_move(state: ArcheoState, move: Move) -> ArcheoState:
     return ArcheoState(tableau, down, stock, discard, found, seen, idle)
 
 
-def returns(state: ArcheoState) -> tuple[float]:
-    """The share of the cards on the suit piles: 1.0 for a won game.
-
-    :raises ValueError: if the game is not over.
-    """
-    outcome = state.outcome
-    if outcome is None:
-        raise ValueError("the game is not over: it has no returns yet")
-    return (outcome.score / 52,)
+#: The state after a legal move (IllegalMoveError, saying why, for any other).
+apply_move = checked_apply(legal_moves, _play, _why_illegal)
+#: The share of the cards on the suit piles: 1.0 for a won game (:func:`payoff`).
+returns = returns_of(game_type)
 
 
 def cards(state: ArcheoState) -> Iterable[Card]:
@@ -831,12 +831,12 @@ def render(state: ArcheoState, player: int = 0) -> str:
 def _bot(game: Any, kind: str, seed: int, budget: int) -> Any:
     if kind == "solver":
         return SolverBot()
-    return gamekit.default_bot(game, kind, seed, budget)
+    return frontend.default_bot(game, kind, seed, budget)
 
 
 def _solve_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--deals", type=gamekit.positive_int, default=1000, help="deals to play (default 1000)")
-    parser.add_argument("--seed", type=gamekit.seed_int, default=0, help="the first deal (default 0)")
+    parser.add_argument("--deals", type=frontend.positive_int, default=1000, help="deals to play (default 1000)")
+    parser.add_argument("--seed", type=frontend.seed_int, default=0, help="the first deal (default 0)")
     parser.add_argument("--depth", type=int, choices=range(1, 7), default=2, help="plan depth (default 2)")
 
 
@@ -851,17 +851,17 @@ def _solve_command(args: argparse.Namespace, out: IO[str]) -> int:
     return 0
 
 
-FRONTEND = gamekit.Frontend(
+FRONTEND = frontend.Frontend(
     sys.modules[__name__], render=render, rules=RULES, bot=_bot, bots=("random", "search", "solver"),
     description="Archeologitaire, a Klondike patience: play it, or watch the bots play it.",
     budget=5, games={"random": 100, "search": 4, "solver": 100},
-    commands={"solve": gamekit.Command("the solver bot's win rate on seeded deals", _solve_options, _solve_command)},
+    commands={"solve": frontend.Command("the solver bot's win rate on seeded deals", _solve_options, _solve_command)},
 )
 
 
 def main(argv: Sequence[str] | None = None, **streams: Any) -> int:
     """The command line: ``play``, ``simulate``, ``solve``, ``help`` (``streams``: ``ask`` and ``out``)."""
-    return gamekit.main(FRONTEND, argv, **streams)
+    return frontend.main(FRONTEND, argv, **streams)
 
 
 if __name__ == "__main__":

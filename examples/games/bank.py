@@ -31,12 +31,15 @@ from typing import Any, ClassVar, Union
 
 import attrs
 
-from crapette import Card, IllegalMoveError, ParseError
-
-import gamekit
-from gamekit import MoveText, card_text, sorted_cards
+from crapette import Card, ParseError, frontend
+from crapette.gamekit import (
+    DECK, MoveText, card_text, checked_apply, legal_moves_of, moves_cache, parse_one_deck_card, returns_of, shuffled,
+    sorted_cards,
+)
+from crapette.protocol import GameType
 
 __all__ = [
+    "game_type",
     "name",
     "num_players",
     "deck",
@@ -64,10 +67,19 @@ __all__ = [
     "main",
 ]
 
+def payoff(outcome: Any) -> tuple[float, ...]:
+    """1 for the winner, 0 for the others; on a tie for the top, the tied share the 1."""
+    best = max(outcome.scores)
+    top = sum(1 for s in outcome.scores if s == best)
+    return tuple(1.0 / top if s == best else 0.0 for s in outcome.scores)
+
+
+#: The game's metadata: its name, two players (:func:`game` gives the others), and :func:`payoff`.
+game_type = GameType("bank", 2, payoff)
 #: The game's name, for reports.
-name = "bank"
+name = game_type.name
 #: The module is the two-player game; :func:`game` gives the others.
-num_players = 2
+num_players = game_type.num_players
 #: The player counts this module plays (ruling BR1).
 PLAYERS = (2, 3, 4)
 #: Seven cards are dealt to each player.
@@ -75,7 +87,7 @@ DEAL = 7
 #: A hand never holds more than ten cards.
 HAND_LIMIT = 10
 #: One 52-card deck.
-deck: tuple[Card, ...] = gamekit.DECK
+deck: tuple[Card, ...] = DECK
 
 
 def value(card: Card) -> int:
@@ -170,7 +182,7 @@ def parse_move(text: str) -> Move:
         return TAKE
     if words and words[0] in ("bank", "discard"):
         try:
-            picked = [gamekit.parse_one_deck_card(w) for w in words[1:]]
+            picked = [parse_one_deck_card(w) for w in words[1:]]
         except ParseError as exc:
             raise ParseError(f"invalid move {shown!r}: {exc}") from None
         if words[0] == "discard":
@@ -244,7 +256,7 @@ class BankState:
     shown: tuple[tuple[Card, ...], ...] = attrs.field(converter=_tuples)
     #: True once the player who took the last card of the deck has finished the turn.
     over: bool = False
-    _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _legal: tuple[Move, ...] | None = moves_cache()
 
     @property
     def is_over(self) -> bool:
@@ -283,7 +295,7 @@ def new_game(seed: int = 0, players: int = 2) -> BankState:
         ``players`` is not 2, 3 or 4.
     """
     count = _check_players(players)
-    cards = gamekit.shuffled(seed)
+    cards = shuffled(seed)
     dealt = DEAL * count
     hands = tuple(sorted_cards(cards[p:dealt:count]) for p in range(count))
     empty = ((),) * count
@@ -312,7 +324,7 @@ def _bank_options(hand: tuple[Card, ...], taken: Card | None) -> list[tuple[Card
     return sorted(kept, key=lambda o: (len(o), [c.index for c in o]))
 
 
-def legal_moves(state: BankState) -> tuple[Move, ...]:
+def _generate(state: BankState) -> tuple[Move, ...]:
     """The legal moves of the player to move, in a fixed order.
 
     Before the withdrawal: ``draw``, ``draw2``, ``take`` (those the rules allow).
@@ -322,14 +334,6 @@ def legal_moves(state: BankState) -> tuple[Move, ...]:
     >>> [str(m) for m in legal_moves(new_game(5))]
     ['draw', 'draw2', 'take']
     """
-    legal = state._legal
-    if legal is None:
-        legal = _generate(state)
-        object.__setattr__(state, "_legal", legal)
-    return legal
-
-
-def _generate(state: BankState) -> tuple[Move, ...]:
     if state.over:
         return ()
     hand = state.hands[state.current_player]
@@ -386,7 +390,11 @@ def _why_illegal(state: BankState, move: object) -> str:
     return "a bank is one card (a pair's), two (a trio's) or four (a quad's)"
 
 
-def apply_move(state: BankState, move: Move) -> BankState:
+#: The legal moves of a state (computed once per state).
+legal_moves = legal_moves_of(BankState, _generate)
+
+
+def _play(state: BankState, move: Move) -> BankState:
     """The state after ``move``; ``state`` itself never changes.
 
     >>> state = apply_move(new_game(5), parse_move("draw"))
@@ -399,8 +407,6 @@ def apply_move(state: BankState, move: Move) -> BankState:
 
     :raises IllegalMoveError: if the move is not one of ``legal_moves(state)``.
     """
-    if move not in legal_moves(state):
-        raise IllegalMoveError(f"illegal move {move}: {_why_illegal(state, move)}")
     player = state.current_player
     hands = list(state.hands)
     shown = list(state.shown)
@@ -433,17 +439,10 @@ def apply_move(state: BankState, move: Move) -> BankState:
     return BankState(hands, state.stock, discard, state.banks, following, full, False, None, shown)
 
 
-def returns(state: BankState) -> tuple[float, ...]:
-    """1 for the winner, 0 for the others; on a tie for the top, the tied share the 1.
-
-    :raises ValueError: if the game is not over.
-    """
-    outcome = state.outcome
-    if outcome is None:
-        raise ValueError("the game is not over: it has no returns yet")
-    best = max(outcome.scores)
-    top = sum(1 for s in outcome.scores if s == best)
-    return tuple(1.0 / top if s == best else 0.0 for s in outcome.scores)
+#: The state after a legal move (IllegalMoveError, saying why, for any other).
+apply_move = checked_apply(legal_moves, _play, _why_illegal)
+#: What a finished game is worth to each player: :func:`payoff` of its outcome.
+returns = returns_of(game_type)
 
 
 def cards(state: BankState) -> Iterable[Card]:
@@ -554,6 +553,11 @@ class BankGame:
     parse_move = staticmethod(parse_move)
     cards = staticmethod(cards)
 
+    @property
+    def game_type(self) -> GameType:
+        """The metadata: Bank for this many players."""
+        return GameType("bank", self.num_players, payoff)
+
     def new_game(self, seed: int = 0) -> BankState:
         """The game dealt from ``seed`` for this many players (:func:`new_game`)."""
         return new_game(seed, self.num_players)
@@ -604,7 +608,7 @@ def render(state: BankState, player: int) -> str:
     return "\n".join(lines)
 
 
-FRONTEND = gamekit.Frontend(
+FRONTEND = frontend.Frontend(
     sys.modules[__name__], render=render, rules=RULES, game_for=game, players=PLAYERS,
     description="Bank for 2 to 4 players, against crapette's bots.", budget=100, games=10,
 )
@@ -612,7 +616,7 @@ FRONTEND = gamekit.Frontend(
 
 def main(argv: Sequence[str] | None = None, **streams: Any) -> int:
     """The command line: ``play``, ``simulate``, ``help`` (``streams``: ``ask`` and ``out``, for tests)."""
-    return gamekit.main(FRONTEND, argv, **streams)
+    return frontend.main(FRONTEND, argv, **streams)
 
 
 if __name__ == "__main__":

@@ -32,12 +32,15 @@ from typing import Any, Union
 
 import attrs
 
-from crapette import Card, IllegalMoveError, ParseError, Suit
-
-import gamekit
-from gamekit import MoveText, card_text, sorted_cards
+from crapette import Card, ParseError, Suit, frontend
+from crapette.gamekit import (
+    DECK, MoveText, card_text, checked_apply, legal_moves_of, moves_cache, parse_one_deck_card, returns_of, shuffled,
+    sorted_cards,
+)
+from crapette.protocol import GameType, win_loss
 
 __all__ = [
+    "game_type",
     "name",
     "num_players",
     "deck",
@@ -64,17 +67,19 @@ __all__ = [
     "main",
 ]
 
+#: The game's metadata: its name, two players (0 and 1), and a win worth 1, a loss -1, a draw 0.
+game_type = GameType("durak", 2, win_loss)
 #: The game's name, for reports.
-name = "durak"
+name = game_type.name
 #: Two players: 0 and 1.
-num_players = 2
+num_players = game_type.num_players
 #: Hands are filled up to six cards after every bout.
 HAND_SIZE = 6
 #: At most six attack cards in one bout.
 MAX_ATTACKS = 6
 
 #: The 36 cards: 6 to Ace in each suit, in crapette's order (clubs, diamonds, hearts, spades).
-deck: tuple[Card, ...] = tuple(c for c in gamekit.DECK if c.rank == 1 or c.rank >= 6)
+deck: tuple[Card, ...] = tuple(c for c in DECK if c.rank == 1 or c.rank >= 6)
 _IN_DECK = frozenset(deck)
 
 
@@ -162,7 +167,7 @@ def parse_move(text: str) -> Move:
     if word == "take":
         return TAKE
     try:
-        card = gamekit.parse_one_deck_card(word)
+        card = parse_one_deck_card(word, ranks="6-9, T or 10, J, Q, K, A")
     except ParseError as exc:
         raise ParseError(f"invalid move {text[:20]!r}: expected a card, 'done' or 'take' ({exc})") from None
     if card not in _IN_DECK:
@@ -222,7 +227,7 @@ class DurakState:
     #: Per player, the cards of that hand that both players have seen (picked up
     #: from the table with Take, or the trump card drawn last), in deck order.
     shown: tuple[tuple[Card, ...], tuple[Card, ...]] = attrs.field(converter=_pair)
-    _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _legal: tuple[Move, ...] | None = moves_cache()
 
     @property
     def trump(self) -> Suit:
@@ -293,14 +298,14 @@ def new_game(seed: int = 0) -> DurakState:
 
     :raises ValueError: if ``seed`` is not an int with ``0 <= seed < 2**64``.
     """
-    cards = [c for c in gamekit.shuffled(seed) if c in _IN_DECK]
+    cards = [c for c in shuffled(seed) if c in _IN_DECK]
     hands = (sorted_cards(cards[0:12:2]), sorted_cards(cards[1:12:2]))
     talon = tuple(reversed(cards[12:]))
     trump_card = talon[0]
     return DurakState(hands, talon, trump_card, (), (), _first_attacker(hands, trump_card.suit), ((), ()))
 
 
-def legal_moves(state: DurakState) -> tuple[Move, ...]:
+def _generate(state: DurakState) -> tuple[Move, ...]:
     """The legal moves of the player to move, in a fixed order.
 
     The attacker: the cards that may attack (in hand order), then ``done`` once
@@ -310,14 +315,6 @@ def legal_moves(state: DurakState) -> tuple[Move, ...]:
     >>> [str(m) for m in legal_moves(new_game(7))]
     ['7C', '6D', '9D', 'TH', 'TS', 'JS']
     """
-    legal = state._legal
-    if legal is None:
-        legal = _generate(state)
-        object.__setattr__(state, "_legal", legal)
-    return legal
-
-
-def _generate(state: DurakState) -> tuple[Move, ...]:
     if state.is_over:
         return ()
     table = state.table
@@ -370,7 +367,11 @@ def _why_illegal(state: DurakState, move: object) -> str:
     )
 
 
-def apply_move(state: DurakState, move: Move) -> DurakState:
+#: The legal moves of a state (computed once per state).
+legal_moves = legal_moves_of(DurakState, _generate)
+
+
+def _play(state: DurakState, move: Move) -> DurakState:
     """The state after ``move``; ``state`` itself never changes.
 
     >>> state = new_game(7)
@@ -384,8 +385,6 @@ def apply_move(state: DurakState, move: Move) -> DurakState:
 
     :raises IllegalMoveError: if the move is not one of ``legal_moves(state)``.
     """
-    if move not in legal_moves(state):
-        raise IllegalMoveError(f"illegal move {move}: {_why_illegal(state, move)}")
     attacker = state.attacker
     defender = 1 - attacker
     hands = list(state.hands)
@@ -413,17 +412,10 @@ def apply_move(state: DurakState, move: Move) -> DurakState:
     return DurakState((hands[0], hands[1]), talon, state.trump_card, (), discard, next_attacker, (shown[0], shown[1]))
 
 
-def returns(state: DurakState) -> tuple[float, float]:
-    """1 for the winner and -1 for the durak; 0 each for a draw.
-
-    :raises ValueError: if the game is not over.
-    """
-    outcome = state.outcome
-    if outcome is None:
-        raise ValueError("the game is not over: it has no returns yet")
-    if outcome.durak is None:
-        return (0.0, 0.0)
-    return (1.0, -1.0) if outcome.durak == 1 else (-1.0, 1.0)
+#: The state after a legal move (IllegalMoveError, saying why, for any other).
+apply_move = checked_apply(legal_moves, _play, _why_illegal)
+#: 1 for the winner and -1 for the durak; 0 each for a draw (``game_type.payoff``).
+returns = returns_of(game_type)
 
 
 def cards(state: DurakState) -> Iterable[Card]:
@@ -543,7 +535,7 @@ def render(state: DurakState, player: int) -> str:
     return "\n".join(lines)
 
 
-FRONTEND = gamekit.Frontend(
+FRONTEND = frontend.Frontend(
     sys.modules[__name__], render=render, rules=RULES,
     description="Podkidnoy Durak for two players, against crapette's bots.", budget=200, games=20,
 )
@@ -551,7 +543,7 @@ FRONTEND = gamekit.Frontend(
 
 def main(argv: Sequence[str] | None = None, **streams: Any) -> int:
     """The command line: ``play``, ``simulate``, ``help`` (``streams``: ``ask`` and ``out``, for tests)."""
-    return gamekit.main(FRONTEND, argv, **streams)
+    return frontend.main(FRONTEND, argv, **streams)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ import shutil
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -113,16 +112,34 @@ def middle_game_record() -> str:
     return game.to_record(tags={"Seat": "0", "Bot": "search"}).to_json()
 
 
-def open_game(driver: WebDriver, address: str, body: dict[str, object]) -> None:
-    """Start a game through the API and show it in the page."""
-    request = urllib.request.Request(
-        address + "/api/games", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+def fetch(driver: WebDriver, method: str, path: str, body: object = None) -> tuple[int, str]:
+    """A request from the page (with its cookie, as the page makes it): (status, text)."""
+    answer: list[object] = driver.execute_async_script(
+        """
+        const [method, path, body, done] = arguments;
+        const options = {method, headers: {}};
+        if (body !== null) {
+          options.headers["Content-Type"] = "application/json";
+          options.body = JSON.stringify(body);
+        }
+        fetch(path, options).then(r => r.text().then(t => done([r.status, t])), e => done([0, String(e)]));
+        """,
+        method,
+        path,
+        body,
     )
-    with urllib.request.urlopen(request) as response:
-        game_id = json.load(response)["id"]
-    # The tab remembers its game: tell it which, from a page of the site that deals no game.
+    return int(str(answer[0])), str(answer[1])
+
+
+def open_game(driver: WebDriver, address: str, body: dict[str, object]) -> None:
+    """Start a game through the API, as the page does (the game belongs to the browser's cookie), and show it."""
+    # Make the request from a page of the site that deals no game.
     driver.get(address + "/static/style.css")
-    driver.execute_script("sessionStorage.setItem('crapette-game', arguments[0])", game_id)
+    status, text = fetch(driver, "POST", "/api/games", body)
+    if status != 201:
+        raise RuntimeError(f"the server refused the game ({status}): {text}")
+    # The tab remembers its game: tell it which.
+    driver.execute_script("sessionStorage.setItem('crapette-game', arguments[0])", json.loads(text)["id"])
     driver.get(address + "/?delay=0")
     wait_until_idle(driver)
 

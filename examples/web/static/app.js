@@ -104,20 +104,50 @@ async function change(method, suffix, body, onIllegal, animate = true) {
 
 const play = (move, onIllegal) => change("POST", "/moves", { move }, onIllegal);
 
-// The computer plays one move per request, with a pause between them.
-function scheduleBot() {
+// The computer plays one move per request, with a pause between them: a full
+// pause before a move that changes the table, a short one after a draw or an
+// end of turn, so that long stretches of drawing go by quickly.
+function scheduleBot(delay) {
   clearTimeout(botTimer);
-  if (game && game.turn === "bot") botTimer = setTimeout(botStep, BOT_DELAY);
+  if (!game || game.turn !== "bot") return;
+  if (delay === undefined) {
+    const last = game.moves.length ? game.moves[game.moves.length - 1] : null;
+    const quick = last && last.player !== game.seat && ["draw", "end", "pass"].includes(last.move);
+    delay = quick ? BOT_DELAY / 4 : BOT_DELAY;
+  }
+  botTimer = setTimeout(botStep, delay);
 }
 
 async function botStep() {
   const id = game.id;
   try {
     const next = await api("POST", gamePath("/bot"));
-    if (game.id === id) setGame(next, true);
+    if (game.id !== id) return;
+    setGame(next, true);
+    if (next.turn !== "bot") say(turnSummary(next, 1 - next.seat));
   } catch (error) {
-    if (game.id === id) say(error.message, "error");
+    if (game.id !== id) return;
+    if (error.status === 503) {
+      // The server's workers are busy: the computer tries again in a moment.
+      say("The server is busy: the computer will play in a moment\u2026");
+      scheduleBot(1500);
+    } else say(error.message, "error");
   }
+}
+
+// One line for the last turn of `player`: how many cards drawn, and the other moves.
+function turnSummary(g, player) {
+  let i = g.moves.length;
+  while (i > 0 && g.moves[i - 1].player === player) i--;
+  const moves = g.moves.slice(i).map((m) => m.move);
+  if (!moves.length) return "";
+  const draws = moves.filter((m) => m === "draw").length;
+  const plays = moves.filter((m) => !["draw", "end", "pass"].includes(m));
+  const parts = [];
+  if (draws) parts.push(`drew ${draws === 1 ? "a card" : `${draws} cards`}`);
+  if (plays.length) parts.push(`played ${plays.length > 6 ? `${plays.slice(0, 6).join(", ")} and ${plays.length - 6} more` : plays.join(", ")}`);
+  if (!parts.length) parts.push(moves.includes("pass") ? "passed" : "ended its turn");
+  return `The computer ${parts.join(" and ")}.`;
 }
 
 // Where everything lies --------------------------------------------------------
@@ -156,9 +186,11 @@ function layout(width, seat, maxHeight) {
   };
   if (width >= 700) {
     // A real table: the foundations in two columns in the middle, each deck's
-    // tableau piles fanned out to one side, each player's piles along an edge.
-    // The height is 8.4 card widths plus 164 pixels of labels and gaps.
-    cw = Math.max(40, Math.min(76, Math.floor(width / 13.5), Math.floor((maxHeight - 164) / 8.4)));
+    // tableau piles fanned out to one side, and each player's reserve, hand and
+    // waste in a column at the outer edge of their side (the bottom player's on
+    // the left, the top player's on the right): four rows of cards in all, so
+    // the cards can be large. The height is 5.6 card widths plus 128 pixels.
+    cw = Math.max(40, Math.min(84, Math.floor((width / 2 - 42) / 5), Math.floor((maxHeight - 128) / 5.6)));
     const ch = Math.round(cw * 1.4);
     const lab = 18;
     const cx = width / 2;
@@ -166,12 +198,14 @@ function layout(width, seat, maxHeight) {
     const fr = Math.round(cx + 6);
     const tl = fl - 14 - cw;
     const tr = fr + cw + 14;
-    const t0 = lab + ch + 14 + lab;
+    const left = 10;
+    const right = width - 10 - cw;
     const pitch = ch + lab + 6;
+    const rowY = (r) => lab + r * pitch;
     for (let r = 0; r < 4; r++) {
-      const y = t0 + r * pitch;
-      piles[`T${4 * bottom + r}`] = { x: tl, y, fan: -1, room: tl - 6, step: 0.42 * cw };
-      piles[`T${4 * top + r}`] = { x: tr, y, fan: 1, room: width - 6 - tr - cw, step: 0.42 * cw };
+      const y = rowY(r);
+      piles[`T${4 * bottom + r}`] = { x: tl, y, fan: -1, room: tl - (left + cw + 14), step: 0.42 * cw };
+      piles[`T${4 * top + r}`] = { x: tr, y, fan: 1, room: right - 14 - tr - cw, step: 0.42 * cw };
       piles[`F${r}`] = { x: fl, y };
       piles[`F${4 + r}`] = { x: fr, y };
       labels.push({ pile: `T${4 * bottom + r}`, x: tl + cw, y: y - lab + 2, align: "right" });
@@ -179,15 +213,18 @@ function layout(width, seat, maxHeight) {
       labels.push({ pile: `F${r}`, x: fl + cw / 2, y: y - lab + 2, align: "center" });
       labels.push({ pile: `F${4 + r}`, x: fr + cw / 2, y: y - lab + 2, align: "center" });
     }
-    const by = t0 + 4 * pitch + 4;
-    rowOf(top, lab, cx, cw * 0.5);
-    rowOf(bottom, by, cx, cw * 0.5);
-    height = by + ch + 14;
+    // The top player: reserve, hand, waste from the top down, the name under them;
+    // the bottom player: the name, then waste, hand, reserve down to the bottom.
+    ["R", "H", "W"].forEach((k, i) => {
+      piles[`${k}${top}`] = { x: right, y: rowY(i) };
+      piles[`${k}${bottom}`] = { x: left, y: rowY(3 - i) };
+    });
     for (const p of [top, bottom]) {
-      const y = p === top ? lab : by;
-      for (const k of "RHW") labels.push({ pile: `${k}${p}`, x: piles[`${k}${p}`].x + cw / 2, y: y - lab + 2, align: "center" });
-      labels.push({ player: p, x: 10, y: y + ch / 2 - 10 });
+      for (const k of "RHW") labels.push({ pile: `${k}${p}`, x: piles[`${k}${p}`].x + cw / 2, y: piles[`${k}${p}`].y - lab + 2, align: "center" });
     }
+    labels.push({ player: top, x: width - 8, y: rowY(3) + 2, align: "right", width: cw + 12 });
+    labels.push({ player: bottom, x: 8, y: rowY(0) + 2, width: cw + 12 });
+    height = rowY(4) - 6 - lab + 16; // room for the count badges under the last row
   } else {
     // A narrow screen: the foundations in a row, every tableau pile a row of its own.
     cw = Math.max(30, Math.min(60, Math.floor((width - 7 * 4 - 4) / 8)));
@@ -289,6 +326,7 @@ function render(animate) {
 
   const slot = (pile, text = "") => {
     const node = place(element("div", "slot", { "data-pile": pile }), L.piles[pile].x, L.piles[pile].y, 1);
+    if (v.options.tableau_sources === "own" && pile[0] === "T" && Math.floor(Number(pile.slice(1)) / 4) === seat) node.classList.add("mine");
     node.textContent = text;
     nodes.push(node);
     tops[pile] = node;
@@ -343,13 +381,25 @@ function render(animate) {
       count(`W${p}`, waste.length);
     }
   }
+  // Under rules where each player plays only from their own tableau piles (casual),
+  // the player's four are marked.
+  const ownPiles = v.options.tableau_sources === "own";
+  const isMine = (pile) => pile[0] === "T" && Math.floor(Number(pile.slice(1)) / 4) === seat;
   for (const label of L.labels) {
     const node = element("span", "label");
     if (label.player !== undefined) {
       node.classList.add("player");
-      node.textContent = label.player === seat ? `You \u00b7 player ${seat}` : `${game.bot} bot \u00b7 player ${label.player}`;
+      const sep = label.width ? "\n" : " \u00b7 ";
+      node.textContent = label.player === seat ? `You${sep}player ${seat}` : `${game.bot} bot${sep}player ${label.player}`;
+      if (label.width) node.style.maxWidth = `${label.width}px`;
       if (!v.is_over && v.current_player === label.player) node.classList.add("to-move");
-    } else node.textContent = label.pile;
+    } else {
+      node.textContent = label.pile;
+      if (ownPiles && label.pile[0] === "T") {
+        node.classList.add(isMine(label.pile) ? "mine" : "theirs");
+        if (isMine(label.pile) && L.cw >= 40 && label.align) node.textContent = label.align === "right" ? `yours \u00b7 ${label.pile}` : `${label.pile} \u00b7 yours`;
+      }
+    }
     place(node, label.x, label.y);
     if (label.align === "center") node.style.transform = "translateX(-50%)";
     if (label.align === "right") node.style.transform = "translateX(-100%)";
@@ -426,7 +476,11 @@ function renderPanel() {
   const seat = game.seat;
   const legal = v.legal_moves;
   const yours = game.turn === "you";
-  $("#info").textContent = `${v.rules}${game.seed === null ? " \u00b7 set-up position" : ` \u00b7 seed ${game.seed}`} \u00b7 vs ${game.bot} bot \u00b7 move ${v.move_count}`;
+  // The seed is the whole deal: the server sends it only once the game is over.
+  const origin = { position: " \u00b7 set-up position", record: " \u00b7 loaded record" }[game.origin] || "";
+  const seed = game.seed === null ? "" : ` \u00b7 seed ${game.seed}`;
+  $("#info").textContent = `${v.rules}${origin}${seed} \u00b7 vs ${game.bot} bot`;
+  $("#move-number").textContent = `move ${v.move_count}`;
   let status;
   if (game.turn === "over") status = describeOutcome(v.outcome, seat).join(": ");
   else if (!yours) status = "The computer is playing\u2026";

@@ -1,20 +1,13 @@
-"""What the example games share: one 52-card deck in crapette's cards, and the terminal front end.
+"""A terminal front end for any game of :mod:`crapette.protocol`: ``play``, ``simulate``, ``help``.
 
-The games of this directory (``durak.py``, ``archeologitaire.py``, ``bank.py``)
-import this module as ``gamekit``: running one of them as a script puts this
-directory on ``sys.path``; to import them from elsewhere, put it there first.
+A game gives a :class:`Frontend` (how it draws a position, its rules in
+short, its defaults) and :func:`main` runs its command line: ``play``
+against the library's bots, ``simulate`` (random against search through
+:func:`crapette.simulation.simulate`, with progress on stderr), the game's
+own :class:`Command` s, and ``help``. The example games of
+``examples/games/`` use it.
 
-**Cards.** Each game plays with one deck (52 cards, or Durak's 36). The cards
-are crapette's own :class:`crapette.Card` values from deck 0 (the first 52 of
-:data:`crapette.ALL_CARDS`): interned, with their rank, suit and colour, and
-dealt by crapette's version-stable shuffle (:func:`crapette.shuffled_deck`),
-so a seed deals the same game in every release. A single deck needs no deck
-digit, so the games write a card as its rank and suit only: ``QS``, ``TD``
-(``10D`` is read too), or with a suit symbol, ``Q♠``.
-
-**The terminal.** :func:`main` gives each game the same commands:
-``play`` (against the library's bots), ``simulate`` (random against search
-through :func:`crapette.simulation.simulate`) and ``help``.
+.. versionadded:: 0.2.0
 """
 
 from __future__ import annotations
@@ -25,83 +18,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
-from crapette import ALL_CARDS, Card, IllegalMoveError, ParseError, parse_card, shuffled_deck
-from crapette.bots import RandomBot, SearchBot
-from crapette.simulation import DEFAULT_MAX_MOVES, simulate
+from ._errors import IllegalMoveError
+from .bots import RandomBot, SearchBot
+from .protocol import DEFAULT_MAX_MOVES
+from .simulation import simulate
 
-__all__ = [
-    "DECK",
-    "Command",
-    "Frontend",
-    "MoveText",
-    "card_text",
-    "default_bot",
-    "main",
-    "parse_one_deck_card",
-    "positive_int",
-    "seed_int",
-    "shuffled",
-    "sorted_cards",
-]
-
-#: One 52-card deck, in crapette's order: clubs, diamonds, hearts, spades; Ace to King in each.
-DECK: tuple[Card, ...] = ALL_CARDS[:52]
-
-
-class MoveText:
-    """A move whose repr is the call that reads its notation back, ``parse_move('...')``.
-
-    A game's move classes derive from it and write their notation with ``__str__``.
-    """
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"parse_move({str(self)!r})"
-
-
-def card_text(card: Card) -> str:
-    """The card's notation without crapette's deck digit: ``QS``, ``TD``, ``AH``."""
-    return str(card)[:-1]
-
-
-def parse_one_deck_card(text: str) -> Card:
-    """The card written ``text`` (``QS``, ``10d``, ``q♠``), from deck 0.
-
-    :raises ParseError: if the text is not a card.
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"a card must be written as a str, got {type(text).__name__}")
-    raw = text.strip()
-    if not 2 <= len(raw) <= 3:
-        raise ParseError(f"invalid card {text[:20]!r}: expected a rank and a suit, e.g. 'QS' or '10D'")
-    try:
-        return parse_card(raw + "0")
-    except ParseError:
-        raise ParseError(
-            f"invalid card {text[:20]!r}: expected a rank (A, 2-9, T or 10, J, Q, K) and a suit "
-            f"(C, D, H, S), e.g. 'QS' or '10D'"
-        ) from None
-
-
-def shuffled(seed: int) -> tuple[Card, ...]:
-    """The 52 cards as game ``seed`` shuffles them (:func:`crapette.shuffled_deck`), first dealt first.
-
-    :raises ValueError: if ``seed`` is not an int with ``0 <= seed < 2**64``.
-    """
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValueError(f"seed must be an int with 0 <= seed < 2**64, got {seed!r}")
-    return shuffled_deck(seed, 0)
-
-
-def sorted_cards(cards: Sequence[Card] | set[Card] | frozenset[Card]) -> tuple[Card, ...]:
-    """The cards in deck order (suit, then rank): the canonical order of a hand."""
-    return tuple(sorted(cards, key=_index))
-
-
-def _index(card: Card) -> int:
-    return card.index
-
+__all__ = ["Command", "Frontend", "default_bot", "main", "parser", "play", "positive_int", "seed_int", "simulation"]
 
 # The terminal front end ----------------------------------------------------------------------
 
@@ -197,7 +119,9 @@ def play(
     state = game.new_game(seed)
     bots = {p: frontend.make_bot(game, bot, seed + p + 1, budget) for p in range(game.num_players) if p != seat}
     helper = frontend.make_bot(game, bot, seed, budget)  # behind hint and auto
-    if game.num_players > 1:
+    if game.num_players == 2:
+        _say(out, f"{game.name}, deal {seed}: you are player {seat}; the other is a {bot} bot. Type 'help' for help.")
+    elif game.num_players > 2:
         _say(out, f"{game.name}, deal {seed}: you are player {seat}; the others are {bot} bots. Type 'help' for help.")
     else:
         _say(out, f"{game.name}, deal {seed}: a game for one. Type 'help' for help.")
@@ -269,11 +193,13 @@ def simulation(
     players: int,
     max_moves: int,
     out: IO[str] = sys.stdout,
+    progress: bool = True,
 ) -> int:
     """Random against search through :func:`crapette.simulation.simulate`, and print the report.
 
     A game for one player is played by each kind of bot in turn, one report each.
-    ``games=None`` plays the frontend's default number of games.
+    ``games=None`` plays the frontend's default number of games. ``progress``
+    shows how far the games have got on stderr (see :func:`~crapette.simulation.simulate`).
     """
     game = frontend.game_for(players)
     defaults = frontend.games
@@ -292,7 +218,7 @@ def simulation(
         runs = [(roster, count("search"))]
     for roster, number in runs:
         start = time.perf_counter()
-        report = simulate(game, roster, games=number, seed=seed, max_moves=max_moves)
+        report = simulate(game, roster, games=number, seed=seed, max_moves=max_moves, progress=progress)
         _say(out, report.summary())
         _say(out, f"({time.perf_counter() - start:.1f} s)")
         _say(out)

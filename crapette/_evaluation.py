@@ -1,0 +1,69 @@
+"""The position evaluation of the planning bot: public features, weights fitted by self-play.
+
+:func:`features` reads a position from one player's side, using only what
+both players see, and asks the engine (never a rule of its own) whether the
+reserve tops can be played. :func:`score` weighs them with :data:`WEIGHTS`,
+which ``benchmarks/fit_evaluation.py`` fits by logistic regression: the
+log-odds that the player wins the game, from positions where that player
+ended a turn segment in games between planning bots.
+"""
+
+from __future__ import annotations
+
+from ._engine import legal_moves
+from ._moves import Play
+from ._state import H0, R0, T0, W0, GameState, _raw_state
+
+__all__ = ["FEATURES", "WEIGHTS", "features", "score"]
+
+#: The names of the features, in the order :func:`features` gives them.
+FEATURES = (
+    "own reserve",
+    "own hand and waste",
+    "opponent reserve",
+    "opponent hand and waste",
+    "own reserve top playable",
+    "opponent reserve top playable",
+    "empty tableau piles",
+)
+
+#: The weight of each feature (log-odds of winning per unit), fitted by ``benchmarks/fit_evaluation.py``.
+WEIGHTS = (-0.16, -0.07, 0.16, 0.07, 0.25, -0.3, -0.05)
+
+
+def _reserve_playable(state: GameState, player: int) -> bool:
+    """Whether ``player``'s reserve top could be played if ``player`` were to move now (no drawn card)."""
+    if state.current_player != player or state.drawn:
+        state = _raw_state(
+            state.rules, state.piles, player, state.move_count, False, 0, state.exhausted, state.played, state.counters
+        )
+    reserve = R0 + player
+    for move in legal_moves(state):
+        if type(move) is Play and move.source.id == reserve:
+            return True
+    return False
+
+
+def features(state: GameState, player: int) -> tuple[float, ...]:
+    """The features of ``state`` seen from ``player``'s side (see :data:`FEATURES`).
+
+    >>> from crapette import new_game
+    >>> features(new_game("classic", seed=7), 1)
+    (13.0, 35.0, 13.0, 35.0, 0.0, 0.0, 0.0)
+    """
+    piles = state.piles
+    other = 1 - player
+    return (
+        float(len(piles[R0 + player])),
+        float(len(piles[H0 + player]) + len(piles[W0 + player])),
+        float(len(piles[R0 + other])),
+        float(len(piles[H0 + other]) + len(piles[W0 + other])),
+        float(bool(piles[R0 + player]) and _reserve_playable(state, player)),
+        float(bool(piles[R0 + other]) and _reserve_playable(state, other)),
+        float(sum(1 for pile in piles[T0 : T0 + 8] if not pile)),
+    )
+
+
+def score(values: tuple[float, ...]) -> float:
+    """The weighted sum of the features: the fitted log-odds of winning (up to a constant)."""
+    return sum(w * x for w, x in zip(WEIGHTS, values))

@@ -1,0 +1,136 @@
+"""The files of the ``crapette`` command: game records read with limits, and files written without waiting on a pipe."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TextIO
+
+from .. import GameRecord, parse_record
+from .._errors import brief
+from .._record import MAX_RECORD_LENGTH
+from ._common import MAX_RECORD_BYTES, _Fail
+
+
+def _shown_path(path: str | Path) -> str:
+    text = str(path)
+    return text if text.isprintable() and len(text) <= 100 else brief(text)
+
+
+def _why(exc: OSError) -> str:
+    if exc.errno == errno.ENXIO:
+        return "it is a pipe that nobody reads"
+    return exc.strerror or str(exc)
+
+
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a pipe"),
+    (stat.S_ISCHR, "a device"),
+    (stat.S_ISBLK, "a device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _read_record_text(path: str) -> str:
+    """The text of a record file: a regular file of at most MAX_RECORD_LENGTH characters (UTF-8).
+
+    Never reads more than MAX_RECORD_BYTES + 1 bytes, and never waits: a pipe
+    or a device is refused before it is read.
+    """
+    shown = _shown_path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise _Fail(f"cannot read {shown}: {_why(exc)}") from None
+    except ValueError:
+        raise _Fail(f"cannot read {shown}: a file name cannot hold a null character") from None
+    too_large = f"{shown} is too large for a game record (at most {MAX_RECORD_LENGTH:,} characters)"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _FILE_KINDS if test(info.st_mode)), "not a file")
+            raise _Fail(f"cannot read {shown}: it is {kind}, not a regular file")
+        if info.st_size > MAX_RECORD_BYTES:
+            raise _Fail(too_large)
+        with open(fd, "rb", closefd=False) as file:
+            data = file.read(MAX_RECORD_BYTES + 1)
+    except OSError as exc:
+        raise _Fail(f"cannot read {shown}: {_why(exc)}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_RECORD_BYTES:
+        raise _Fail(too_large)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise _Fail(f"{shown} is not a text file (UTF-8): bad byte at offset {exc.start}") from None
+    if len(text) > MAX_RECORD_LENGTH:
+        raise _Fail(too_large)
+    return text
+
+
+def _read_record(path: str) -> GameRecord:
+    text = _read_record_text(path)
+    try:
+        return parse_record(text)
+    except ValueError as exc:
+        raise _Fail(f"{_shown_path(path)} is not a valid game record: {exc}") from None
+
+
+@contextlib.contextmanager
+def _writing(path: str | Path) -> Iterator[TextIO]:
+    """A text stream (UTF-8) writing ``path``, replacing it; never waits for a pipe that nobody reads."""
+    shown = _shown_path(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags, 0o666)
+    except OSError as exc:
+        raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+    except ValueError:
+        raise _Fail(f"cannot write {shown}: a file name cannot hold a null character") from None
+    try:
+        with open(fd, "w", encoding="utf-8", newline="") as file:
+            if hasattr(os, "O_NONBLOCK"):
+                os.set_blocking(fd, True)
+            yield file
+    except OSError as exc:
+        raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+
+
+def _write(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8), replacing it."""
+    with _writing(path) as file:
+        file.write(text)
+
+
+def _write_new(text: str) -> Path:
+    """Write ``text`` to a new file ``crapette-DATE-TIME.json`` here, else in the temporary directory."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folders: list[Path] = []
+    try:
+        folders.append(Path.cwd())
+    except OSError:
+        pass
+    folders.append(Path(tempfile.gettempdir()))
+    problem = "no folder"
+    for folder in folders:
+        for n in range(1, 100):
+            path = folder / (f"crapette-{stamp}.json" if n == 1 else f"crapette-{stamp}-{n}.json")
+            try:
+                with open(path, "x", encoding="utf-8") as file:
+                    file.write(text)
+                return path
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                problem = f"{_shown_path(folder)}: {_why(exc)}"
+                break
+    raise _Fail(f"the game could not be saved ({problem})")

@@ -1,0 +1,576 @@
+"""``crapette play``: a game of a person against a bot in the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+from collections.abc import Callable
+from typing import IO
+
+from .. import (
+    Card,
+    Draw,
+    EndTurn,
+    Game,
+    GameRecord,
+    GameState,
+    IllegalMoveError,
+    Move,
+    MoveStack,
+    ParseError,
+    Pass,
+    Pile,
+    PileKind,
+    Play,
+    parse_move,
+)
+from .._errors import brief
+from .._progress import isatty
+from ..bots import SearchBot
+from ..text import _possessive, render_text
+from ._args import _BotChoice, _make_bot
+from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line, _symbols, _visible
+from ._files import _read_record, _shown_path, _write, _write_new
+
+
+# Playing --------------------------------------------------------------------------
+
+_HELP = """\
+Type a move, or its number in the 'moves' list:
+  R0-F3     the top card of pile R0 onto pile F3
+  T2-T5x3   the top 3 cards of T2 onto T5 (a stack move)
+  draw      turn the top card of your hand onto your waste
+  end       leave the card you drew and end your turn (classic rules)
+  pass      the only move when you have no other
+Piles: F0-F7 foundations, T0-T7 tableau; R reserve, H hand, W waste with the
+player's number: R0 H0 W0 are player 0's, R1 H1 W1 player 1's.
+Cards: rank (A, 2-9, T for ten, J, Q, K) and suit: T♥ is the ten of hearts.
+Commands:
+  moves        list your legal moves        hint       ask the search bot
+  undo         take back your last move     board      show the table again
+  save FILE    save the game (JSON)         load FILE  continue a saved game
+  help         this text                    quit       leave the game"""
+
+_COMMANDS = ("moves", "hint", "undo", "board", "save", "load", "help", "quit")
+
+
+def _describe(before: GameState, move: Move, after: GameState, names: tuple[str, str]) -> str:
+    """What ``move`` did, in words: the cards that moved, the card drawn, why the turn ended.
+
+    ``names`` are the players as a sentence names them (``you``, ``the greedy bot``).
+    """
+    mover = before.current_player
+    ended = after.outcome is None and after.current_player != mover
+    if isinstance(move, Draw):
+        turned = "" if before.cards(Pile.hand(mover)) else "turned the waste over and "
+        text = f"{turned}drew {_card(after.top(Pile.waste(mover)))}"
+        return text + (": it fits nowhere, so the turn ends" if ended else "")
+    if isinstance(move, EndTurn):
+        text = f"left {_card(before.top(Pile.waste(mover)))} on the waste"
+    elif isinstance(move, Pass):
+        text = "passed (there was no other move)"
+    else:
+        text = _preview(before, move, names)
+    return text + ("; the turn ends" if ended else "")
+
+
+def _preview(state: GameState, move: Move, names: tuple[str, str]) -> str:
+    """What ``move`` would do, said to the player to move, telling nothing that player may not see."""
+    if isinstance(move, Play):
+        return f"{_card(state.top(move.source))} {_onto(state, move.target, names)}"
+    if isinstance(move, MoveStack):
+        cards = state.cards(move.source)[-move.count :]
+        return f"{' '.join(c.symbol for c in cards)} {_onto(state, move.target, names)}"
+    if isinstance(move, Draw):
+        if state.cards(Pile.hand(state.current_player)):
+            return "turn up the top card of your hand"
+        return "turn your waste over and draw"
+    if isinstance(move, EndTurn):
+        return f"leave {_card(state.top(Pile.waste(state.current_player)))} on your waste and end your turn"
+    if isinstance(move, Pass):
+        return "you have no other move"
+    return str(move)
+
+
+def _card(card: Card | None) -> str:
+    return "-" if card is None else card.symbol
+
+
+def _onto(state: GameState, target: Pile, names: tuple[str, str]) -> str:
+    top = state.top(target)
+    if target.kind is PileKind.FOUNDATION:
+        return f"onto {top.symbol}" if top else "onto an empty foundation"
+    if target.kind is PileKind.TABLEAU:
+        return f"onto {top.symbol}" if top else "onto an empty pile"
+    owner = target.owner if target.owner is not None else 0
+    pile = "reserve" if target.kind is PileKind.RESERVE else "waste"
+    return f"onto {_card(top)} on {_possessive(names[owner])} {pile}"
+
+
+class _Input:
+    """The lines typed at the game's prompt.
+
+    From a terminal: with line editing, history and Tab completion (readline,
+    where Python has it). Otherwise read from the stream and echoed, so that
+    a transcript reads like a session. Lines longer than MAX_LINE are cut there
+    (the caller refuses them); the end of the input stays the end.
+    """
+
+    def __init__(self, stdin: IO[str], out: IO[str], words: Callable[[], list[str]]) -> None:
+        self.stdin = stdin
+        self.out = out
+        self.ended = False
+        self.terminal = stdin is sys.stdin and out is sys.stdout and isatty(stdin) and isatty(out)
+        self.echo = not isatty(stdin)
+        self._restore: Callable[[], None] | None = None
+        if self.terminal:
+            self._use_readline(words)
+
+    def _use_readline(self, words: Callable[[], list[str]]) -> None:
+        try:
+            import readline
+        except ImportError:  # Windows, or a Python built without it: plain input()
+            return
+
+        def complete(text: str, index: int) -> str | None:
+            found = [w for w in words() if w.startswith(text)]
+            return found[index] if index < len(found) else None
+
+        old_completer = readline.get_completer()
+        old_delims = readline.get_completer_delims()
+        readline.set_completer(complete)
+        readline.set_completer_delims(" \t\n")
+        if "libedit" in (readline.__doc__ or ""):
+            readline.parse_and_bind("bind ^I rl_complete")
+        else:
+            readline.parse_and_bind("tab: complete")
+
+        def restore() -> None:
+            readline.set_completer(old_completer)
+            readline.set_completer_delims(old_delims)
+
+        self._restore = restore
+
+    def close(self) -> None:
+        if self._restore is not None:
+            self._restore()
+            self._restore = None
+
+    def ask(self, prompt: str) -> str | None:
+        """The next line without its line end, or None at the end of the input.
+
+        :raises KeyboardInterrupt: on Ctrl-C.
+        """
+        if self.ended:
+            return None
+        if self.terminal:
+            try:
+                return input(prompt)
+            except EOFError:
+                self.ended = True
+                return None
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.stdin.readline(MAX_LINE + 1)
+        if not line:
+            self.ended = True
+            return None
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            while True:  # skip the rest of the line, a bounded piece at a time
+                rest = self.stdin.readline(MAX_LINE + 1)
+                if not rest or rest.endswith("\n"):
+                    break
+        line = line.rstrip("\r\n")
+        if self.echo:
+            self.out.write(_visible(line, 80) + "\n")
+        return line
+
+
+class _BotFailed(Exception):
+    """The bot raised an exception or chose an illegal move."""
+
+
+class _Session:
+    """An interactive game of a person against a bot."""
+
+    def __init__(self, args: argparse.Namespace, stdin: IO[str], out: IO[str], err: IO[str]) -> None:
+        self.out = out
+        self.err = err
+        self.human: int = args.player
+        choice: _BotChoice = args.bot
+        self.bot_name = choice.label
+        self.bot_subject = self.bot_name if choice.bot is not None else f"the {self.bot_name}"
+        self.budget: int = args.budget
+        self.colour = _colour_wanted(args.colour, out)
+        self.input = _Input(stdin, out, self.words)
+        #: The record read by the last load, kept as read while its moves stand.
+        self.loaded: GameRecord | None = None
+        #: Whether you have moved (or undone a move) since the game was last saved or loaded.
+        self.dirty = False
+        #: The moves of the game when it was last saved or loaded.
+        self.saved: tuple[Move, ...] = ()
+        if args.load:
+            self.game, self.loaded = self._open(args.load)
+            self.saved = self.game.history
+        else:
+            seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+            self.game = Game(args.rules, seed)
+            self.game.players = self.names
+        seed = self.game.seed if self.game.seed is not None else 0
+        self.bot = _make_bot(choice, seed, self.budget)
+        self.hinter = SearchBot(seed=seed, budget=self.budget)
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players as the table shows them."""
+        return ("you", self.bot_name) if self.human == 0 else (self.bot_name, "you")
+
+    @property
+    def subjects(self) -> tuple[str, str]:
+        """The players as a sentence names them."""
+        return ("you", self.bot_subject) if self.human == 0 else (self.bot_subject, "you")
+
+    @property
+    def unsaved(self) -> bool:
+        """True if you have changed the game since it was last saved or loaded (or dealt)."""
+        return self.dirty and self.game.history != self.saved
+
+    def words(self) -> list[str]:
+        """What Tab completes: the commands, and the notation of the legal moves."""
+        moves = [] if self.game.is_over else [str(m) for m in self.game.legal_moves]
+        return [*_COMMANDS, *moves]
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out)
+
+    # The record ---------------------------------------------------------------
+
+    def _open(self, path: str) -> tuple[Game, GameRecord]:
+        record = _read_record(path)
+        try:
+            # A record holds its deal's seed, so nothing is hidden from whoever loads it:
+            # its moves may all be taken back.
+            game = Game.from_record(record, undo="any")
+        except ValueError as exc:
+            raise _Fail(f"{_shown_path(path)} cannot be replayed: {exc}") from None
+        # A result read is the record's while its moves stand (see record()).
+        game.result = None
+        if game.players is None:
+            game.players = self.names
+        return game, record
+
+    def record(self) -> GameRecord:
+        """The game's record: the one loaded, as read, while its moves are the game's moves."""
+        if self.loaded is not None and self.game.history == self.loaded.moves:
+            return self.loaded
+        return self.game.to_record()
+
+    def save_somewhere(self) -> str:
+        """Save the game in a new file; a sentence saying where (or why not)."""
+        try:
+            path = _write_new(self.record().to_json(indent=2) + "\n")
+        except _Fail as exc:
+            return str(exc)
+        except Exception as exc:  # saving is the last resort: it must not raise in its turn
+            return f"the game could not be saved ({_one_line(exc)})"
+        self.mark_saved()
+        return f"the game is saved in {path} (crapette play --load {shlex.quote(str(path))} goes on with it)"
+
+    # The loop -----------------------------------------------------------------
+
+    def run(self) -> int:
+        try:
+            return self.loop()
+        except BrokenPipeError:  # nobody reads the game any more
+            if self.unsaved:
+                print(f"crapette play: the output was closed; {self.save_somewhere()}", file=self.err)
+            raise
+        except KeyboardInterrupt:  # not at the prompt: while the bot thinks
+            where = self.save_somewhere() if self.unsaved else "the game had no unsaved moves"
+            print(f"\ncrapette play: interrupted; {where}", file=self.err)
+            return 130
+        except Exception as exc:  # a bot that fails, or a bug: save the game first
+            where = self.save_somewhere() if self.game.history else "the game had no moves to save"
+            problem = str(exc) if isinstance(exc, _BotFailed) else f"unexpected error: {_one_line(exc)}"
+            print(f"crapette play: {problem}; {where}", file=self.err)
+            return 1
+        finally:
+            self.input.close()
+
+    def loop(self) -> int:
+        self.intro()
+        announced = False
+        while True:
+            game = self.game
+            if game.is_over:
+                if not announced:
+                    self.finish()
+                    announced = True
+                prompt = "game over (undo, save FILE, load FILE, quit)> "
+            elif game.state.current_player != self.human:
+                self.bot_turn()
+                continue
+            else:
+                announced = False
+                prompt = "your move> "
+            try:
+                line = self.input.ask(prompt)
+                if line is None:
+                    return self.end_of_input()
+                if len(line) > MAX_LINE:
+                    self.say(f"That line is too long: a move or a command has at most {MAX_LINE} characters.")
+                elif not self.command(line.strip()):
+                    return 0
+            except KeyboardInterrupt:
+                self.say("\n(interrupted: type quit to leave)")
+
+    def intro(self) -> None:
+        game = self.game
+        if self.loaded is not None:
+            where = f"a saved game at move {game.state.move_count}"
+            if self.loaded.players:
+                where += f" between {self.loaded.players[0]} and {self.loaded.players[1]}"
+        else:
+            where = f"seed {game.seed}"
+        self.say(
+            f"crapette: {str(game.state.rules)} rules, {where}. You are player {self.human}, "
+            f"against {self.bot_subject}. Type 'help' for help."
+        )
+        self.board()
+
+    def board(self) -> None:
+        self.say(
+            render_text(self.game.state, colour=self.colour, names=self.names, perspective=self.human)
+        )
+
+    def mark_saved(self) -> None:
+        self.dirty = False
+        self.saved = self.game.history
+
+    def end_of_input(self) -> int:
+        if not self.unsaved:
+            self.say("\nbye")
+            return 0
+        self.say(f"\nThe input ended: {self.save_somewhere()}.")
+        return 1 if self.unsaved else 0
+
+    def bot_turn(self) -> None:
+        game = self.game
+        subject = self.bot_subject
+        self.say(f"{subject[:1].upper()}{subject[1:]} plays:")
+        while not game.is_over and game.state.current_player != self.human:
+            before = game.state
+            try:
+                move = self.bot.choose(before)
+                game.push(move)
+            except Exception as exc:
+                raise _BotFailed(f"{subject} failed at move {before.move_count}: {_one_line(exc)}") from exc
+            self.say(f"  {str(move):<8} {_describe(before, move, game.state, self.subjects)}")
+        self.board()
+
+    def finish(self) -> None:
+        outcome = self.game.outcome
+        assert outcome is not None
+        if outcome.winner is None:
+            verdict = "a draw"
+        elif outcome.winner == self.human:
+            verdict = "you win"
+        else:
+            verdict = f"{self.bot_subject} wins"
+        why = _ENDINGS.get(outcome.reason.value, outcome.reason.value)
+        if outcome.reason.value == "emptied":
+            why = f"{'your' if outcome.winner == self.human else 'its'} {why}"
+        score = ""
+        if outcome.scores is not None:
+            yours, theirs = outcome.scores[self.human], outcome.scores[1 - self.human]
+            score = f"; score: you {yours}, {self.bot_subject} {theirs}"
+        self.say(f"Game over: {verdict} ({why}){score}.")
+
+    # Commands -----------------------------------------------------------------
+
+    def command(self, line: str) -> bool:
+        """Handle one line of input; False to leave."""
+        if not line:
+            self.say("Type a move (e.g. draw), 'moves' for the legal moves, or 'help'.")
+            return True
+        word, _, rest = line.partition(" ")
+        word = word.lower()
+        path = _path_argument(rest)
+        if word in ("quit", "exit", "q"):
+            if self.unsaved and not self.confirm("Leave"):
+                return True
+            self.say("bye")
+            return False
+        if word in ("help", "?", "h"):
+            self.say(_HELP)
+        elif word in ("moves", "m", "ls"):
+            self.list_moves()
+        elif word == "hint":
+            self.hint()
+        elif word == "undo":
+            self.undo()
+        elif word in ("board", "b", "show"):
+            self.board()
+        elif word == "save":
+            self.save(path)
+        elif word == "load":
+            self.load(path)
+        elif self.game.is_over:
+            self.say("The game is over: type undo, save FILE, load FILE or quit.")
+        else:
+            self.move(line)
+        return True
+
+    def confirm(self, action: str) -> bool:
+        """Ask before ``action`` throws away moves not saved; True to go ahead."""
+        try:
+            answer = self.input.ask(
+                f"You have moved since the game was last saved. {action} anyway? "
+                "(y: yes, n: no, save FILE: save first) "
+            )
+        except KeyboardInterrupt:
+            answer = ""
+            self.say()
+        if answer is None:  # the input ended: the loop saves the game
+            return False
+        word, _, rest = answer.strip().partition(" ")
+        if word.lower() in ("y", "yes"):
+            return True
+        if word.lower() == "save":
+            return self.save(_path_argument(rest))
+        self.say("The game goes on.")
+        return False
+
+    def list_moves(self) -> None:
+        if self.game.is_over:
+            self.say("The game is over: there are no moves.")
+            return
+        state = self.game.state
+        # Moves of one card to equivalent piles (any empty foundation, say) share a line.
+        rows: list[tuple[list[int], list[Move], str]] = []
+        for number, move in enumerate(self.game.legal_moves, 1):
+            text = _preview(state, move, self.subjects)
+            source = getattr(move, "source", None)
+            last = rows[-1][1][-1] if rows else None
+            if rows and rows[-1][2] == text and source is not None and getattr(last, "source", None) is source:
+                rows[-1][0].append(number)
+                rows[-1][1].append(move)
+            else:
+                rows.append(([number], [move], text))
+        lines = []
+        for numbers, moves, text in rows:
+            shown = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
+            notation = " ".join(str(m) for m in moves) if len(moves) <= 2 else f"{moves[0]} ... {moves[-1]}"
+            lines.append((shown, notation, text))
+        left = max(len(shown) for shown, _, _ in lines)
+        middle = max(8, *(len(notation) for _, notation, _ in lines))
+        self.say("Your legal moves (type the move or its number):")
+        for shown, notation, text in lines:
+            self.say(f"  {shown:>{left}}  {notation:<{middle}}  {text}")
+
+    def hint(self) -> None:
+        if self.game.is_over:
+            self.say("The game is over: there are no moves.")
+            return
+        state = self.game.state
+        move = self.hinter.choose(state)
+        self.say(f"hint: {move} ({_preview(state, move, self.subjects)})")
+
+    def move(self, text: str) -> None:
+        moves = self.game.legal_moves
+        if text.isascii() and text.isdigit():
+            number = int(text) if len(text) <= 6 else 0
+            if not 1 <= number <= len(moves):
+                self.say(f"There {'is 1 legal move' if len(moves) == 1 else f'are {len(moves)} legal moves'}: "
+                         f"type a number from 1 to {len(moves)}, or 'moves' to list them.")
+                return
+            move = moves[number - 1]
+        else:
+            try:
+                move = parse_move(text)
+            except ParseError as exc:
+                if "-" in text or " " in text:
+                    self.say(f"{exc} (type 'moves' for the legal moves, 'help' for help)")
+                else:
+                    self.say(f"{brief(text)} is neither a move nor a command: type 'moves' for "
+                             "the legal moves, 'help' for the commands")
+                return
+        before = self.game.state
+        try:
+            self.game.push(move)
+        except IllegalMoveError as exc:
+            self.say(f"{_symbols(str(exc))} (type 'moves' for the legal moves)")
+            return
+        self.dirty = True
+        after = self.game.state
+        if isinstance(move, (Draw, EndTurn, Pass)):
+            self.say(f"You {_describe(before, move, after, self.subjects)}.")
+        if self.game.is_over or after.current_player == self.human:
+            self.board()
+
+    def undo(self) -> None:
+        game = self.game
+        states = game.states
+        human_moves = [i for i in range(len(game.history)) if states[i].current_player == self.human]
+        if not human_moves:
+            self.say("Nothing to undo: you have not moved yet.")
+            return
+        later = len(game.history) - 1 - human_moves[-1]
+        if len(game.history) - human_moves[-1] > game.undoable:
+            self.say(
+                "You cannot take back your last move: a card has been turned face up since "
+                "(a draw or an uncovered reserve card), and taking it back would show it again."
+            )
+            return
+        while len(game.history) > human_moves[-1]:
+            game.undo()
+        self.dirty = True
+        after = "" if not later else f" and the {later} move{'s' if later > 1 else ''} of {self.bot_subject} after it"
+        self.say(f"Took back your last move{after}.")
+        self.board()
+
+    def save(self, path: str) -> bool:
+        if not path:
+            self.say("save needs a file name: save FILE")
+            return False
+        try:
+            _write(path, self.record().to_json(indent=2) + "\n")
+        except _Fail as exc:
+            self.say(f"{exc}; the game is not saved.")
+            return False
+        self.mark_saved()
+        self.say(f"Saved to {_shown_path(path)}.")
+        return True
+
+    def load(self, path: str) -> None:
+        if not path:
+            self.say("load needs a file name: load FILE")
+            return
+        if self.unsaved and not self.confirm("Load"):
+            return
+        try:
+            self.game, self.loaded = self._open(path)
+        except _Fail as exc:
+            self.say(str(exc))
+            return
+        self.mark_saved()
+        self.say(f"Loaded {_shown_path(path)}: move {self.game.state.move_count}.")
+        self.board()
+
+
+_ENDINGS = {
+    "emptied": "reserve, hand and waste are empty",
+    "stalemate": "stalemate: neither player can make progress",
+    "blocked": "neither player can move",
+    "move-limit": "the move limit is reached",
+}
+
+
+def _path_argument(text: str) -> str:
+    """A file name typed after save or load: quotes around it and a leading ~ understood."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        text = text[1:-1]
+    return os.path.expanduser(text) if text.startswith("~") else text

@@ -1,0 +1,201 @@
+"""The ``crapette`` command's files: records read with a bound and only from regular files, games saved and loaded."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from crapette import Game, GameRecord, apply_move, new_game
+from crapette._record import MAX_RECORD_LENGTH
+from crapette.bots import GreedyBot
+from crapette.cli import MAX_RECORD_BYTES
+
+from cli_helpers import play, run, run_limited
+from cli_helpers import _in_a_temporary_directory  # noqa: F401 (an autouse fixture)
+
+
+# Reading: a bound, and only regular files --------------------------------------------------------
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero") or os.name != "posix", reason="needs /dev/zero")
+def test_replay_refuses_a_device_without_reading_it() -> None:
+    result = run_limited(["replay", "/dev/zero"])
+    assert result.returncode == 1
+    assert result.stderr == "crapette replay: cannot read /dev/zero: it is a device, not a regular file\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_replay_and_play_refuse_a_pipe_without_waiting_for_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for argv in (["replay", str(fifo)], ["play", "--load", str(fifo)]):
+        result = run_limited(argv)
+        assert result.returncode == 1
+        assert result.stderr.endswith(f"cannot read {fifo}: it is a pipe, not a regular file\n")
+
+
+def test_replay_refuses_a_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run(["replay", str(tmp_path)], capsys, monkeypatch)
+    assert code == 1 and err == f"crapette replay: cannot read {tmp_path}: it is a directory, not a regular file\n"
+
+
+def test_replay_refuses_a_huge_file_before_reading_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as file:
+        file.truncate(100_000_000)  # sparse: no disk, but 100 MB to read
+    reads: list[int] = []
+    real_open = open
+
+    class Spy(io.BufferedReader):
+        def read(self, size: int | None = -1) -> bytes:
+            reads.append(-1 if size is None else size)
+            return super().read(size)
+
+    def spying_open(file: object, mode: str = "r", *args: object, **kwargs: object) -> object:
+        handle = real_open(file, mode, *args, **kwargs)  # type: ignore[call-overload]
+        return Spy(handle.raw) if mode == "rb" else handle
+
+    monkeypatch.setattr("builtins.open", spying_open)
+    code, _, err = run(["replay", str(huge)], capsys, monkeypatch)
+    assert code == 1
+    assert err == f"crapette replay: {huge} is too large for a game record (at most 4,000,000 characters)\n"
+    assert reads == []  # refused from its size
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("x" * (MAX_RECORD_LENGTH + 1), "is too large for a game record"),
+        ("é" * (MAX_RECORD_LENGTH + 1), "is too large for a game record"),  # 2 bytes each: under the byte cap
+        (b"\xff" * 10, "is not a text file (UTF-8): bad byte at offset 0"),
+        ("\ufeff" + Game("casual", seed=1).to_record().to_json(), ""),  # a byte-order mark is fine
+    ],
+)
+def test_play_load_reads_only_records_of_the_documented_size(
+    tmp_path: Path,
+    content: str | bytes,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    path = tmp_path / "record.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    assert path.stat().st_size <= MAX_RECORD_BYTES
+    code, out, err = run(["play", "--load", str(path)], capsys, monkeypatch, stdin="quit\n")
+    if message:
+        assert code == 1 and message in err and err.count("\n") == 1
+        code, out, err = run(["play", "--seed", "1"], capsys, monkeypatch, stdin=f"load {path}\nquit\n")
+        assert code == 0 and message in out and err == ""
+    else:
+        assert code == 0 and "Loaded" not in out and "a saved game at move 0" in out
+
+
+# Saving and loading a game -----------------------------------------------------------------------
+
+
+def test_play_saves_and_loads_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "saved.json"
+    _, out = play(["1", f"save {path}", "save", f"load {tmp_path / 'none.json'}"], capsys, monkeypatch)
+    assert f"Saved to {path}." in out
+    assert "save needs a file name" in out
+    assert "cannot read" in out
+    record = GameRecord.from_json(path.read_text(encoding="utf-8"))
+    assert record.seed == 5 and [str(m) for m in record.moves][:1] == ["T3-F0"]
+    assert record.players == ("you", "greedy bot")
+    _, out = play([f"load {path}", "quit"], capsys, monkeypatch)
+    assert f"Loaded {path}: move {len(record.moves)}." in out
+    code, out, _ = run(["play", "--load", str(path)], capsys, monkeypatch, stdin="quit\n")
+    assert code == 0 and "F0 A♣" in out
+
+
+def test_the_end_of_the_input_saves_unsaved_moves_and_says_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = play(["1", "undo"], capsys, monkeypatch)
+    assert out.endswith("bye\n")  # back where the deal started: nothing to save
+    code, out = play(["1"], capsys, monkeypatch)
+    (saved,) = tmp_path.glob("crapette-*.json")
+    assert code == 0
+    assert f"The input ended: the game is saved in {saved} (crapette play --load {saved} goes on with it)." in out
+    record = GameRecord.from_json(saved.read_text(encoding="utf-8"))
+    assert record.seed == 5 and [str(m) for m in record.moves] == ["T3-F0"]
+
+
+def test_the_game_saves_in_the_temporary_directory_when_the_current_one_is_read_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readonly = tmp_path / "readonly"
+    spare = tmp_path / "spare"
+    readonly.mkdir()
+    spare.mkdir()
+    monkeypatch.chdir(readonly)
+    monkeypatch.setattr("tempfile.gettempdir", lambda: str(spare))
+    real_open = open
+
+    def refusing_open(file: object, mode: str = "r", *args: object, **kwargs: object) -> object:
+        if mode == "x" and Path(str(file)).parent == readonly:
+            raise PermissionError(13, "Permission denied")
+        return real_open(file, mode, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr("builtins.open", refusing_open)
+    _, out, _ = run(["play", "--seed", "5"], capsys, monkeypatch, stdin="1\n")
+    (saved,) = spare.glob("crapette-*.json")
+    assert f"the game is saved in {saved}" in out
+
+
+@pytest.fixture()
+def finished_record() -> GameRecord:
+    state = new_game("classic", 4)
+    states = [state]
+    while not state.is_over:
+        state = apply_move(state, GreedyBot().choose(state))
+        states.append(state)
+    moves = GameRecord.from_states(states, seed=4).moves
+    # Finished, with no result written: saving it again must not fill one in.
+    return GameRecord("classic", 4, moves, players=("Ann", "Bob"), date="2024-05-01", tags={"Event": "club"})
+
+
+def test_loading_and_saving_a_record_keeps_its_names_and_result(
+    tmp_path: Path, finished_record: GameRecord, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, copy, again = tmp_path / "game.json", tmp_path / "copy.json", tmp_path / "again.json"
+    source.write_text(finished_record.to_json(), encoding="utf-8")
+    code, out, _ = run(["play", "--load", str(source)], capsys, monkeypatch, stdin=f"save {copy}\nquit\n")
+    assert code == 0 and "between Ann and Bob" in out
+    assert GameRecord.from_json(copy.read_text("utf-8")) == finished_record
+    run(["play", "--seed", "9"], capsys, monkeypatch, stdin=f"load {source}\nsave {again}\nquit\n")
+    assert GameRecord.from_json(again.read_text("utf-8")) == finished_record
+
+
+def test_playing_on_from_a_loaded_record_keeps_its_names_and_gives_the_result_of_the_game(
+    tmp_path: Path, finished_record: GameRecord, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source, changed = tmp_path / "game.json", tmp_path / "changed.json"
+    marked = GameRecord(
+        finished_record.rules, finished_record.seed, finished_record.moves, players=("Ann", "Bob"), result="*"
+    )
+    source.write_text(marked.to_json(), encoding="utf-8")
+    # Taking back a move changes the game: it is no longer over, and its record says so.
+    player = finished_record.initial_state().current_player
+    argv = ["play", "--load", str(source), "--player", str(player)]
+    run(argv, capsys, monkeypatch, stdin=f"undo\nsave {changed}\nquit\ny\n")
+    record = GameRecord.from_json(changed.read_text("utf-8"))
+    assert record.players == ("Ann", "Bob") and record.result is None
+    assert len(record.moves) < len(marked.moves)
+    # A record without names takes the names of the seats.
+    unnamed = tmp_path / "unnamed.json"
+    unnamed.write_text(GameRecord("classic", seed=5).to_json(), encoding="utf-8")
+    run(["play", "--load", str(unnamed)], capsys, monkeypatch, stdin=f"1\nsave {changed}\n")
+    assert GameRecord.from_json(changed.read_text("utf-8")).players == ("you", "greedy bot")
