@@ -291,9 +291,22 @@ class _EngineSlot:
 
 # Positions in a state's engine list: how the game ended, the legal moves, the
 # hash, the engine's foundation index, its tableau index for each player, and
-# (under revisits=false) the shapes of the tableaux reached earlier in the turn.
+# (under revisits=false) the shapes of the tableaux reached earlier in the turn,
+# and what the public history makes known (see _known).
 # _raw_state builds the list (GameState's validating constructor makes a blank one).
-OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1, SEEN = _CACHE_LAYOUT = range(7)
+OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1, SEEN, KNOWN = _CACHE_LAYOUT = range(8)
+
+# KNOWN is history, not a field: what a player with perfect memory knows of the
+# face-down cards, carried by apply_move from state to state. It is a tuple
+# (hand 0 known, hand 1 known, reserve 0 known, reserve 1 known, from the deal):
+# a hand is known once it was formed by turning over the (public) waste; a
+# reserve's known count says how many cards from its top are known (stored
+# lazily: _known clamps it to at least 1 while the reserve has a card, and to
+# its size); "from the deal" is True when the state was followed from a new
+# game, so every card never seen lies where it was dealt, in its owner's
+# reserve or hand. A state built from its fields knows only what it shows.
+UNKNOWN = (False, False, 1, 1, False)
+DEALT = (False, False, 1, 1, True)
 
 
 #: A pile written for :meth:`GameState.from_piles`: cards (or their notation), or one string of card notations.
@@ -354,6 +367,7 @@ class GameState(_EngineSlot):
         if problems:
             raise InvalidStateError(problems)
         object.__setattr__(self, "_engine", [None] * len(_CACHE_LAYOUT))
+        self._engine[KNOWN] = UNKNOWN
         self._engine[OUTCOME] = game_end(self)
 
     def __hash__(self) -> int:
@@ -384,9 +398,11 @@ class GameState(_EngineSlot):
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Only the fields travel: the engine's list is rebuilt on demand, and a
-        # cached hash would be wrong in another process (Python salts str hashes).
-        return (_raw_state, (*self._fields(), self._engine[OUTCOME]))
+        # Only the fields, the outcome and what the history made known travel:
+        # the rest of the engine's list is rebuilt on demand, and a cached hash
+        # would be wrong in another process (Python salts str hashes).
+        cache = self._engine
+        return (_raw_state, (*self._fields(), cache[OUTCOME], None, None, None, cache[KNOWN]))
 
     @classmethod
     def from_piles(
@@ -598,14 +614,16 @@ def _raw_state(
     found: Any = None,
     tab0: Any = None,
     tab1: Any = None,
+    known: tuple[bool, bool, int, int, bool] = UNKNOWN,
 ) -> GameState:
     """A state from the fields of a valid one, positionally, without validation or attrs.
 
     The one way the engine, unpickling and the search build states: the
     fields in :class:`GameState`'s order, then what the engine list starts
     with (the outcome if known, and the engine's foundation and tableau
-    indexes carried over from the state before; the rest is worked out on
-    demand). Nothing is checked: the caller vouches for a valid state.
+    indexes carried over from the state before, and what the history made
+    known, see KNOWN; the rest is worked out on demand). Nothing is checked:
+    the caller vouches for a valid state.
     """
     state = _new(GameState)
     _set_rules(state, rules)
@@ -617,8 +635,40 @@ def _raw_state(
     _set_exhausted(state, exhausted)
     _set_played(state, played)
     _set_counters(state, counters)
-    _set_engine(state, [outcome, None, None, found, tab0, tab1, None])
+    _set_engine(state, [outcome, None, None, found, tab0, tab1, None, known])
     return state
+
+
+def _known(state: GameState) -> tuple[bool, bool, int, int, bool]:
+    """What the public history makes known of ``state``'s face-down cards, clamped to its piles.
+
+    (hand 0 known, hand 1 known, known cards from reserve 0's top, from
+    reserve 1's top, every unseen card lies where it was dealt). An empty
+    hand counts as known; a non-empty reserve's top is always known.
+    """
+    h0, h1, r0, r1, dealt = state._engine[KNOWN]
+    piles = state.piles
+    return (
+        h0 or not piles[H0],
+        h1 or not piles[H0 + 1],
+        min(r0 if r0 > 1 else 1, len(piles[R0])),
+        min(r1 if r1 > 1 else 1, len(piles[R0 + 1])),
+        dealt,
+    )
+
+
+def _load_known(state: GameState, known: tuple[Any, ...], target: int) -> Any:
+    """KNOWN after a card is loaded onto the reserve ``target``: one more known card on top."""
+    i = target - R0 + 2
+    size = len(state.piles[target])
+    count = min(known[i] if known[i] > 1 else 1, size) + 1
+    return (*known[:i], count, *known[i + 1 :])
+
+
+def _unload_known(known: tuple[Any, ...], source: int) -> Any:
+    """KNOWN after the reserve ``source`` gave its top card (a known card below it stays known)."""
+    i = source - R0 + 2
+    return (*known[:i], known[i] - 1, *known[i + 1 :])
 
 
 #: What pickles made before the raw constructor name (``GameState.__reduce__`` gave it the fields and the outcome).

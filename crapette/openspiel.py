@@ -93,7 +93,7 @@ from crapette import (
     new_game,
 )
 from crapette._errors import brief
-from crapette._state import H0, R0
+from crapette._state import H0, KNOWN, R0
 from crapette.protocol import DEFAULT_MAX_MOVES
 
 try:
@@ -391,7 +391,9 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
                     if where == pile_id:
                         pile[i] = card
                 piles[pile_id] = tuple(pile)
-        clone._play = play._replace(game=attrs.evolve(state, piles=tuple(piles)))
+        world = attrs.evolve(state, piles=tuple(piles))
+        world._engine[KNOWN] = state._engine[KNOWN]  # the same history: what it made known stays known
+        clone._play = play._replace(game=world)
         return clone
 
     def __str__(self) -> str:

@@ -6,7 +6,7 @@ import pickle
 import random
 
 import pytest
-from conftest import any_rules, examples, make_state, run
+from conftest import any_rules, examples, make_state, permute_unseen, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,37 +56,8 @@ def positions(rules: RuleSet, seed: int, count: int, every: int = 7) -> list[Gam
 
 
 def permute_hidden(state: GameState, rng: random.Random) -> GameState:
-    """The same position with the face-down cards in another order.
-
-    Classic rules may put either deck's cards anywhere face down, so all the
-    face-down cards of both players are shuffled together; otherwise each
-    player's own face-down cards (reserve below the top, and hand) are.
-    """
-    piles = list(state.piles)
-    sizes = {p: (len(piles[16 + p]) - 1 if piles[16 + p] else 0, len(piles[18 + p])) for p in (0, 1)}
-
-    def hidden(p: int) -> list:
-        return list(piles[16 + p][:-1]) + list(piles[18 + p])
-
-    def deal(p: int, cards: list) -> None:
-        below, hand = sizes[p]
-        top = piles[16 + p][-1:]
-        piles[16 + p] = tuple(cards[:below]) + top
-        piles[18 + p] = tuple(cards[below : below + hand])
-
-    if len(state.rules.load_targets) == 2:
-        pool = hidden(0) + hidden(1)
-        rng.shuffle(pool)
-        split = sum(sizes[0])
-        deal(0, pool[:split])
-        deal(1, pool[split:])
-    else:
-        for p in (0, 1):
-            cards = hidden(p)
-            rng.shuffle(cards)
-            deal(p, cards)
-    return GameState(state.rules, tuple(piles), state.current_player, state.move_count,
-                     state.drawn, state.passes, state.exhausted, state.played)
+    """The same game with the cards nobody has seen in another order (see conftest.permute_unseen)."""
+    return permute_unseen(state, rng)
 
 
 def bots_under_test() -> list[Bot]:
