@@ -48,7 +48,7 @@ class PlanningBot:
     each (a draw, a reserve play that uncovers a card, End turn or Pass).
     Each such candidate is played in deals of the unseen cards (the same
     deals for every candidate) and play goes on greedily to the end of the
-    opponent's next turn; the cards left are scored as :class:`SearchBot`
+    opponent's next turn; the cards left are scored as :class:`~crapette.bots.SearchBot`
     scores them. ``playouts`` is shared by successive halving: every
     candidate is tried, the worse half dropped, the rest tried again, so the
     deals go to the best. The bot then plays the moves of the best candidate
@@ -82,7 +82,7 @@ class PlanningBot:
 
     @classmethod
     def at_level(cls, level: str, seed: int = 0) -> PlanningBot:
-        """The bot at a named level of :data:`PLANNING_LEVELS`.
+        """The bot at a named level of :data:`~crapette.bots.LEVELS`: ``"easy"``, ``"normal"`` or ``"strong"``.
 
         :raises ValueError: if there is no such level.
         """
