@@ -135,6 +135,10 @@ class PlanningBot:
         player = v.current_player
         # Every candidate is tried at least twice: a small budget tries the best by the evaluation only.
         paths = segment_paths(v)[: max(8, min(_MAX_CANDIDATES, self.playouts // 2))]
+        if not paths:
+            # No reachable position lets the turn end (only moves between tableau
+            # piles are legal anywhere, ruling R10): there is nothing to plan.
+            return (v.legal_moves[0],)
         if len(paths) == 1 or self.playouts == 0:
             return paths[0]
         dealer = _Dealer(v)
