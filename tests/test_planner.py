@@ -8,7 +8,7 @@ import random
 import pytest
 
 from crapette import GameState, apply_move, legal_moves, new_game, reveals, view
-from crapette.bots import GreedyBot, PlanningBot, make_bot
+from crapette.bots import GreedyBot, PlanningBot, SearchBot, make_bot
 from crapette._planner import PLANNING_LEVELS, path_values, segment_paths
 from test_bots import permute_hidden
 
@@ -28,10 +28,12 @@ def _play(rules: str, seed: int, bots: tuple[object, object], max_moves: int) ->
     return states
 
 
+@pytest.mark.parametrize("bot", ["plan", "search"])
 @pytest.mark.parametrize("rules", ["classic", "casual"])
-def test_planning_bot_never_returns_to_a_position_within_a_turn(rules: str) -> None:
+def test_no_search_bot_returns_to_a_position_within_a_turn(rules: str, bot: str) -> None:
     for seed in range(2):
-        bots = (PlanningBot(seed, playouts=40), GreedyBot())
+        searcher = PlanningBot(seed, playouts=40) if bot == "plan" else SearchBot(seed, budget=40)
+        bots = (searcher, GreedyBot())
         states = _play(rules, seed, bots, 250)
         segment: set[tuple[object, ...]] = set()
         for before, after in zip(states, states[1:]):
