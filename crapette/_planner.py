@@ -24,6 +24,7 @@ from ._moves import Draw, EndTurn, Move, Pass
 from ._state import GameState
 from ._turns import TurnEnd, reveals, turn_ends
 from ._view import PublicView, _Dealer, view
+from .protocol import Crapette
 
 __all__ = ["PLANNING_LEVELS", "PlanningBot"]
 
@@ -73,6 +74,8 @@ class PlanningBot:
     """
 
     name = "plan"
+    #: The game the bot plays: Crapette, under any rules (each state carries its rules).
+    game = Crapette("classic")
 
     def __init__(self, seed: int = 0, playouts: int = PLANNING_LEVELS["normal"]) -> None:
         self.seed = check_seed(seed)
