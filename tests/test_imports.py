@@ -14,6 +14,7 @@ here and on the architecture page.
 from __future__ import annotations
 
 import ast
+import os
 import pkgutil
 import re
 import subprocess
@@ -243,19 +244,91 @@ def test_no_module_silences_an_import_out_of_place() -> None:
     assert offenders == []
 
 
+#: Run in a fresh interpreter: import what the package needs from outside it, then import each
+#: module of the package in a child process forked from that state, where no module of the package
+#: has been imported yet. One interpreter start for all the modules instead of one each (a system
+#: without fork starts an interpreter per module).
+_IMPORT_EACH_ALONE = """
+import importlib, importlib.util, os, sys, traceback
+for name in ("attrs", "typing_extensions"):
+    if importlib.util.find_spec(name) is not None:
+        importlib.import_module(name)
+assert not [m for m in sys.modules if m == "crapette" or m.startswith("crapette.")]
+modules, sys.argv = sys.argv[1:], sys.argv[:1]  # as `python -c "import module"` would see them
+for module in modules:
+    sys.stdout.flush()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            importlib.import_module(module)
+        except SystemExit as exit:  # crapette.__main__ runs the command, which may exit
+            if exit.code not in (0, None):
+                sys.stdout.write(module + " FAILED SystemExit(" + repr(exit.code) + ")\\n")
+                sys.stdout.flush()
+            os._exit(0 if exit.code in (0, None) else 1)
+        except BaseException:
+            sys.stdout.write(module + " FAILED " + traceback.format_exc()[-2000:].replace("\\n", "\\t") + "\\n")
+            sys.stdout.flush()
+            os._exit(1)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    if status == 0:
+        sys.stdout.write(module + " OK\\n")
+    elif not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 1:
+        sys.stdout.write(module + " FAILED the import ended its process: status " + str(status) + "\\n")
+"""
+
+
+def _import_alone(module: str) -> tuple[bool, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120, cwd=PACKAGE.parent
+    )
+    return done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def imported_alone() -> dict[str, tuple[bool, str]]:
+    """For each module of the package: whether it imports alone, and what went wrong if not."""
+    if not hasattr(os, "fork"):
+        return {module: _import_alone(module) for module in MODULES}
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORT_EACH_ALONE, *MODULES],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=PACKAGE.parent,
+    )
+    results: dict[str, tuple[bool, str]] = {}
+    for line in done.stdout.splitlines():
+        module, _, rest = line.partition(" ")
+        results[module] = (rest == "OK", rest.replace("\t", "\n"))
+    return results
+
+
 @pytest.mark.parametrize("module", MODULES)
-def test_each_module_imports_alone_in_a_fresh_interpreter(module: str) -> None:
+def test_each_module_imports_alone_in_a_fresh_interpreter(
+    module: str, imported_alone: dict[str, tuple[bool, str]]
+) -> None:
     needs = OPTIONAL.get(module)
     if needs is not None:
         pytest.importorskip(needs)
+    ok, why = imported_alone.get(module, (False, "the import did not report (the child process died)"))
+    assert ok, why
+
+
+def test_the_import_check_sees_a_module_that_fails_to_import(tmp_path: Path) -> None:
+    (tmp_path / "broken_for_the_check.py").write_text("import crapette\nraise ZeroDivisionError\n")
     done = subprocess.run(
-        [sys.executable, "-c", f"import {module}"],
+        [sys.executable, "-c", _IMPORT_EACH_ALONE, "broken_for_the_check", "crapette._cards"],
         capture_output=True,
         text=True,
         timeout=120,
         cwd=PACKAGE.parent,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")])},
     )
-    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("broken_for_the_check FAILED") and "ZeroDivisionError" in lines[0]
+    assert lines[1] == "crapette._cards OK"  # the failed import left nothing behind for the next
 
 
 # The layers ---------------------------------------------------------------------------------
