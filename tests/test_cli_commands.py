@@ -75,7 +75,7 @@ def test_simulate_with_a_search_bot_and_a_budget(
     argv = ["simulate", "--games", "1", "--bots", "search,greedy", "--budget", "8", "--max-moves", "60"]
     code, out, _ = run(argv + ["--json"], capsys, monkeypatch)
     data = json.loads(out)
-    assert code == 0 and data["bots"] == ["SearchBot(seed=1, budget=8)", "GreedyBot()"]
+    assert code == 0 and data["bots"] == ["PlanningBot(seed=1, playouts=8)", "GreedyBot()"]
     assert data["max_moves"] == 60 and data["lengths"]["max"] <= 60
 
 

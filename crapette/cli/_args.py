@@ -13,7 +13,7 @@ from typing import NamedTuple, NoReturn, cast
 from .. import GameState, Move, RuleSet, parse_rules
 from .._errors import brief
 from ..analysis import MISTAKE
-from ..bots import BOT_NAMES, LEVELS, Bot, SearchBot, make_bot
+from ..bots import BOT_NAMES, LEVELS, Bot, PlanningBot, make_bot
 from ..simulation import DEFAULT_MAX_MOVES
 from ._common import (
     ANALYSIS_LEVEL,
@@ -206,7 +206,7 @@ def _make_bot(choice: _BotChoice, seed: int, budget: int) -> Bot:
     if choice.seed is not None:
         seed = choice.seed
     if choice.name == "search":
-        return SearchBot(seed=seed, budget=budget)
+        return PlanningBot(seed=seed, playouts=budget)
     return make_bot(choice.name, seed)
 
 
@@ -262,8 +262,8 @@ def _parser() -> argparse.ArgumentParser:
                       "NAME:N seeds it with N; module:Class plays a bot of your own")
     play.add_argument("--player", type=_player, default=0, help="the seat you take: 0 (default) or 1")
     play.add_argument("--load", metavar="FILE", help="continue a saved game record")
-    play.add_argument("--budget", type=_positive, default=SearchBot.DEFAULT_BUDGET,
-                      help="playouts per move of the search bot and the hint")
+    play.add_argument("--budget", type=_positive, default=LEVELS["normal"],
+                      help=f"playouts per plan of the search bot and the hint (default: {LEVELS['normal']})")
     colour_option(play)
 
     sim = commands.add_parser(
@@ -288,8 +288,8 @@ def _parser() -> argparse.ArgumentParser:
                      "at most the number of CPUs)")
     sim.add_argument("--max-moves", type=_positive, default=DEFAULT_MAX_MOVES,
                      help=f"move cap of a game (default: {DEFAULT_MAX_MOVES})")
-    sim.add_argument("--budget", type=_positive, default=SearchBot.DEFAULT_BUDGET,
-                     help=f"playouts per move of a search bot (default: {SearchBot.DEFAULT_BUDGET})")
+    sim.add_argument("--budget", type=_positive, default=LEVELS["normal"],
+                     help=f"playouts per plan of a search bot (default: {LEVELS['normal']})")
     sim.add_argument("--json", action="store_true", help="print the report as JSON")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                      help="show progress on stderr (default): a bar on a terminal (tqdm's with "
