@@ -104,10 +104,12 @@ class PlanningBot:
         return hash(("PlanningBot", self.seed, self.playouts))
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"seed": self.seed, "playouts": self.playouts}
+        # The plan travels too: a bot handed to another process and back plays it on.
+        return {"seed": self.seed, "playouts": self.playouts, "plan": self._plan}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["seed"], state["playouts"])  # type: ignore[misc]
+        self._plan.update(state.get("plan", {}))
 
     def choose(self, state: GameState) -> Move:
         """The next move of the bot's plan for the current turn segment.

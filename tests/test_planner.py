@@ -68,11 +68,11 @@ def test_planning_bot_without_playouts_goes_by_its_evaluation() -> None:
     assert len(states) > 50
 
 
-def test_planning_bot_pickles_without_its_plan_and_compares_by_settings() -> None:
+def test_planning_bot_pickles_with_its_plan_and_compares_by_settings() -> None:
     bot = PlanningBot(3, playouts=50)
     bot.choose(new_game("classic", seed=2))
     copy = pickle.loads(pickle.dumps(bot))
-    assert copy == bot and hash(copy) == hash(bot) and copy._plan == {}
+    assert copy == bot and hash(copy) == hash(bot) and copy._plan == bot._plan
     assert repr(bot) == "PlanningBot(seed=3, playouts=50)"
 
 
