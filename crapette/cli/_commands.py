@@ -250,6 +250,7 @@ def _analyse(args: argparse.Namespace, out: IO[str]) -> int:
             if not args.json and (review.mistake or args.all):
                 shown.clear()
                 print(_review_line(review, names), file=out, flush=True)
+        shown.update(len(moves))  # the moves after the last segment that ends are replayed too
     except KeyboardInterrupt:
         interrupted = True
     finally:
