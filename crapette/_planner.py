@@ -135,6 +135,27 @@ class PlanningBot:
             here = apply_move(here, move)
         return path[0]
 
+    def hint(self, state: GameState) -> tuple[Move, ...]:
+        """The moves the bot would play from ``state`` to the end of the turn segment, for a hint.
+
+        The planned path to the best turn end, then the move out of it that
+        reveals a card or ends the turn (or the moves to the end of the game).
+        Only the public view of ``state`` is used, the plan the bot is playing
+        is left as it was, and the same bot gives the same hint for the same view.
+
+        >>> from crapette import new_game
+        >>> hint = PlanningBot(seed=1, playouts=200).hint(new_game("classic", seed=3))
+        >>> " ".join(str(move) for move in hint)
+        'T2-T3 R0-T2'
+
+        :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+        :raises ValueError: if the game is over.
+        """
+        v = checked_view(state)
+        if len(v.legal_moves) == 1:
+            return (v.legal_moves[0],)
+        return self.plan(v)
+
     def plan(self, v: PublicView) -> tuple[Move, ...]:
         """The moves the bot means to play from the position ``v`` shows: to the best end, then out of it."""
         player = v.current_player

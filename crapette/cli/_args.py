@@ -69,6 +69,16 @@ def _fraction(text: str) -> float:
     return value
 
 
+def _cards(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 1e6:
+        raise argparse.ArgumentTypeError(f"expected a number of cards from 0 to 1e6, got {_visible(text)}")
+    return value
+
+
 def _player(text: str) -> int:
     if text not in ("0", "1"):
         raise argparse.ArgumentTypeError(f"a player is 0 or 1, got {brief(text)}")
@@ -263,7 +273,7 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--player", type=_player, default=0, help="the seat you take: 0 (default) or 1")
     play.add_argument("--load", metavar="FILE", help="continue a saved game record")
     play.add_argument("--budget", type=_positive, default=LEVELS["normal"],
-                      help=f"playouts per plan of the search bot and the hint (default: {LEVELS['normal']})")
+                      help=f"playouts per plan of the search bot (default: {LEVELS['normal']})")
     colour_option(play)
 
     sim = commands.add_parser(
@@ -335,25 +345,26 @@ def _parser() -> argparse.ArgumentParser:
         "analyse",
         aliases=["analyze"],
         help="mark the mistakes of a recorded game",
-        description="Replay a game record and search every position in which the player to move "
-        "had a choice, with the tree search bot seeing what that player saw; mark each move that "
-        "the search finds worse than its best move by at least --threshold, with the better move "
-        "and what the mistake cost. Prints the marks and a summary per player; --html writes a "
-        "replay page that shows them. The same options always give the same marks.",
+        description="Replay a game record turn segment by turn segment (the moves up to one that "
+        "reveals a card or ends the turn) and, where the player had a choice, compare the path the player "
+        "took with the best ways to end the segment that the turn planner finds, seeing what that player "
+        "saw; mark each segment whose path loses more than --threshold cards against the best, with the "
+        "better path. Prints the marks and a summary per player; --html writes a replay page that shows "
+        "them. The same options always give the same marks.",
     )
     analyse.add_argument("record", help="a game record file (JSON, or the text form)")
     analyse.add_argument("--level", choices=tuple(LEVELS), default=ANALYSIS_LEVEL,
-                         help=f"the search's level (default: {ANALYSIS_LEVEL}, "
-                         + ", ".join(f"{name} {n} playouts" for name, n in LEVELS.items()) + ")")
+                         help=f"the planner's level (default: {ANALYSIS_LEVEL}, "
+                         + ", ".join(f"{name} {n} playouts" for name, n in LEVELS.items()) + " a segment)")
     analyse.add_argument("--playouts", type=_positive, default=None,
-                         help="playouts per position, instead of a level")
-    analyse.add_argument("--threshold", type=_fraction, default=MISTAKE,
-                         help=f"the value a move must lose to be a mistake, from 0 to 1 (default: {MISTAKE})")
+                         help="playouts per turn segment, instead of a level")
+    analyse.add_argument("--threshold", type=_cards, default=MISTAKE,
+                         help=f"the cards a segment must lose to be a mistake (default: {MISTAKE:g})")
     analyse.add_argument("--player", type=_player, default=None,
                          help="analyse only this player's moves (0 or 1; default: both)")
     analyse.add_argument("--all", action="store_true",
-                         help="print every move analysed with its value, not only the mistakes")
-    analyse.add_argument("--seed", type=_seed, default=0, help="the search's seed (default: 0)")
+                         help="print every segment analysed with its value, not only the mistakes")
+    analyse.add_argument("--seed", type=_seed, default=0, help="the planner's seed (default: 0)")
     analyse.add_argument("--json", action="store_true", help="print the marks as JSON")
     analyse.add_argument("--html", metavar="FILE",
                          help="write an HTML page that steps through the game with the marks")
