@@ -65,6 +65,7 @@ __all__ = [
     "LEVELS",
     "determinize",
     "make_bot",
+    "choose_remembering",
     "BOT_NAMES",
 ]
 
@@ -472,6 +473,24 @@ def _between_tableau_piles(move: Move) -> bool:
     if type(move) is MoveStack:
         return True
     return type(move) is Play and move.source.kind is PileKind.TABLEAU and move.target.kind is PileKind.TABLEAU
+
+
+def choose_remembering(bot: Bot, state: GameState) -> tuple[Move, Bot]:
+    """``bot.choose(state)``, and the bot itself as it is after choosing.
+
+    For frontends that run a bot in another process (a worker pool pickles
+    the bot for every call): keep the bot that comes back, and a bot that
+    remembers its turn (:class:`PlanningBot`'s plan, :class:`SearchBot`'s
+    positions) plays on as it would in one process.
+
+    >>> from crapette import new_game
+    >>> move, bot = choose_remembering(PlanningBot(seed=1, playouts=50), new_game("classic", seed=4))
+    >>> type(bot).__name__, move == PlanningBot(seed=1, playouts=50).choose(new_game("classic", seed=4))
+    ('PlanningBot', True)
+
+    .. versionadded:: 0.3.0
+    """
+    return bot.choose(state), bot
 
 
 #: The names :func:`make_bot` knows: in Crapette, ``search`` and the ``search:LEVEL`` names are

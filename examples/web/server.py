@@ -92,7 +92,7 @@ from crapette import (
     parse_record,
     parse_rules,
 )
-from crapette.bots import BOT_NAMES, Bot, PlanningBot, make_bot
+from crapette.bots import BOT_NAMES, Bot, PlanningBot, choose_remembering, make_bot
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -647,7 +647,8 @@ async def bot_move(request: Request) -> Response:
     async with session.lock:
         _check_can_move(session, "bot")
         # The search bot thinks for up to a second: in a worker process, not on the event loop.
-        move = await request.app.state.workers.run(session.bot.choose, session.game.state)
+        # The bot comes back with it: the planning bot remembers the plan of its turn.
+        move, session.bot = await request.app.state.workers.run(choose_remembering, session.bot, session.game.state)
         session.game.push(move)
     return JSONResponse(game_json(game_id, session))
 
