@@ -1,3 +1,4 @@
+# requires: sb3_contrib, torch
 """Train a MaskablePPO agent (sb3-contrib) to play Crapette on the CPU, save it, and play it as a crapette bot.
 
 Install a CPU build of PyTorch first, then the ``train`` extra (sb3-contrib)::
@@ -7,16 +8,22 @@ Install a CPU build of PyTorch first, then the ``train`` extra (sb3-contrib)::
 
 Then::
 
-    python examples/train_ppo.py --minutes 20 --save crapette_ppo.zip
+    python examples/train_ppo.py --minutes 20
 
 trains against the random bot in the Gymnasium environment (the agent's seat
-alternating from game to game), saves the policy, and plays 20 games of it
-against the random bot. The saved policy is a crapette bot: :class:`PPOBot`
+alternating from game to game, PyTorch on one thread), saves the policy to
+``crapette_ppo.zip``, and plays 20 games of it against the random bot. Without
+``--minutes`` or ``--steps`` it trains 1,024 steps into a temporary file and
+plays 2 games: a check that the recipe runs, not a player. The saved policy is a crapette bot: :class:`PPOBot`
 loads it (from ``$CRAPETTE_PPO_MODEL``, else ``crapette_ppo.zip``) and plays
 wherever a bot does::
 
-    PYTHONPATH=examples crapette play --bots train_ppo:PPOBot
-    PYTHONPATH=examples crapette simulate --bots train_ppo:PPOBot random --games 100
+    PYTHONPATH=examples crapette play --rules "classic(revisits=false)" --bots train_ppo:PPOBot
+    PYTHONPATH=examples crapette simulate --rules "classic(revisits=false)" --bots train_ppo:PPOBot random
+
+Play it under the rules it learnt, with ``revisits=false``: under rules that
+let a turn come back to a position, a policy's top choice may go round in
+circles (the environment forbade that during training).
 
 ``--self-play K`` swaps in, every K steps, a frozen copy of the policy being
 trained as the opponent (:class:`crapette.gymnasium.PolicyBot`), for half of
@@ -29,6 +36,7 @@ from __future__ import annotations
 import argparse
 import copy
 import os
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,7 +44,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 
-from crapette import GameState, Move
+from crapette import GameState, Move, parse_rules
 from crapette.gymnasium import CrapetteEnv, PolicyBot
 
 try:
@@ -53,6 +61,8 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 DEFAULT_PATH = "crapette_ppo.zip"
 RULES = "classic"
+#: The rules as the environment plays them (revisits off), for playing the trained bot elsewhere.
+PLAY_RULES = "classic(revisits=false)"
 
 
 class FlatObservation(gymnasium.ObservationWrapper):  # type: ignore[type-arg]
@@ -203,19 +213,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--self-play", type=int, default=None, metavar="K",
                         help="every K steps, a frozen copy of the policy becomes half the opponents")
-    parser.add_argument("--save", default=DEFAULT_PATH, help=f"where to save the policy (default {DEFAULT_PATH})")
-    parser.add_argument("--games", type=int, default=20, help="games against the random bot afterwards")
+    parser.add_argument("--save", default=None, help=f"where to save the policy (default {DEFAULT_PATH})")
+    parser.add_argument("--games", type=int, default=None, help="games against the random bot afterwards (20)")
     args = parser.parse_args(argv)
-    if args.minutes is None and args.steps is None:
-        args.minutes = 5.0
-    model = train(minutes=args.minutes, steps=args.steps, envs=args.envs, seed=args.seed,
-                  self_play=args.self_play, save=args.save)
-    print(f"trained {model.num_timesteps} steps; saved {args.save}")
-    from crapette.bots import RandomBot
-    from crapette.simulation import simulate
+    check = args.minutes is None and args.steps is None
+    with tempfile.TemporaryDirectory() as scratch:
+        if check:  # no length given: a quick check that the recipe runs
+            args.steps, args.envs = 1024, 1
+            args.save = args.save or os.path.join(scratch, DEFAULT_PATH)
+            args.games = args.games or 2
+        save = args.save or DEFAULT_PATH
+        model = train(minutes=args.minutes, steps=args.steps, envs=args.envs, seed=args.seed,
+                      self_play=args.self_play, save=save)
+        print(f"trained {model.num_timesteps} steps; saved {save}")
+        from crapette.bots import RandomBot
+        from crapette.simulation import simulate
 
-    report = simulate(RULES, [PPOBot(args.save, model=model), RandomBot()], games=args.games, seed=1)
-    print(report)
+        bots = [PPOBot(save), RandomBot()]
+        print(simulate(parse_rules(PLAY_RULES), bots, games=args.games or 20, seed=1, max_moves=3000))
 
 
 if __name__ == "__main__":
