@@ -148,12 +148,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=100, help="deals per measurement, each played from both seats")
     parser.add_argument("--envs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--shaping", type=float, default=0.0, help="weight of the shaping reward (train_ppo.Shaped)")
     parser.add_argument("--save", default=None, help="save the policy here after each stage (NAME-<minutes>.zip)")
     parser.add_argument("--json", default=None, help="write the figures to this file as JSON")
     args = parser.parse_args(argv)
     totals = [float(m) for m in args.minutes.split(",")]
     torch.set_num_threads(1)
-    vec = DummyVecEnv([lambda i=i: make_env("random", seed=args.seed * 1000 + i) for i in range(args.envs)])
+    vec = DummyVecEnv([lambda i=i: make_env("random", seed=args.seed * 1000 + i, shaping=args.shaping) for i in range(args.envs)])
     model = new_model(vec, seed=args.seed)
     trained = 0.0
     results = []

@@ -63,6 +63,7 @@ DEFAULT_PATH = "crapette_ppo.zip"
 RULES = "classic"
 #: The rules as the environment plays them (revisits off), for playing the trained bot elsewhere.
 PLAY_RULES = "classic(revisits=false)"
+GAMMA = 0.997
 
 
 class FlatObservation(gymnasium.ObservationWrapper):  # type: ignore[type-arg]
@@ -80,9 +81,53 @@ class FlatObservation(gymnasium.ObservationWrapper):  # type: ignore[type-arg]
         return self.env.unwrapped.action_masks()
 
 
-def make_env(opponent: Any = "random", seed: int = 0, **options: Any) -> FlatObservation:
-    """One training environment: the agent's seat alternates between games; ``options`` go to CrapetteEnv."""
-    env = CrapetteEnv(RULES, opponent=opponent, seat="alternate", **options)
+class Shaped(gymnasium.Wrapper):  # type: ignore[type-arg]
+    """Potential-based reward shaping: each step also earns ``gamma * phi(after) - phi(before)``.
+
+    ``phi`` is ``weight`` times the opponent's penalty minus the agent's (the
+    rules' weighted count of cards left, over 100), 0 once the episode is
+    over. Shaping of this form leaves the best policies as they are (Ng et
+    al., 1999) and gives the agent a signal at every step, not only at the end.
+    """
+
+    def __init__(self, env: Any, weight: float, gamma: float) -> None:
+        super().__init__(env)
+        self.weight, self.gamma = weight, gamma
+        self.phi = 0.0
+
+    def _phi(self) -> float:
+        inner = self.env.unwrapped
+        state, seat = inner.game_state, inner.seat
+        scoring = state.rules.scoring
+
+        def penalty(player: int) -> int:
+            left = {"reserve": len(state.reserves[player]), "hand": len(state.hands[player]),
+                    "waste": len(state.wastes[player])}
+            return scoring.penalty(**left) if scoring is not None else sum(left.values())
+
+        return self.weight * (penalty(1 - seat) - penalty(seat)) / 100
+
+    def reset(self, **kwargs: Any) -> Any:
+        result = self.env.reset(**kwargs)
+        self.phi = self._phi()
+        return result
+
+    def step(self, action: Any) -> Any:
+        observation, reward, terminated, truncated, info = self.env.step(action)
+        after = 0.0 if terminated or truncated else self._phi()
+        reward += self.gamma * after - self.phi
+        self.phi = after
+        return observation, reward, terminated, truncated, info
+
+
+def make_env(opponent: Any = "random", seed: int = 0, shaping: float = 0.0, **options: Any) -> FlatObservation:
+    """One training environment: the agent's seat alternates between games; ``options`` go to CrapetteEnv.
+
+    ``shaping`` > 0 adds :class:`Shaped` rewards of that weight.
+    """
+    env: Any = CrapetteEnv(RULES, opponent=opponent, seat="alternate", **options)
+    if shaping:
+        env = Shaped(env, shaping, GAMMA)
     env.reset(seed=seed)
     return FlatObservation(env)
 
@@ -96,7 +141,7 @@ def new_model(env: Any, seed: int = 0) -> MaskablePPO:
         n_steps=512,
         batch_size=256,
         n_epochs=4,
-        gamma=0.997,
+        gamma=GAMMA,
         gae_lambda=0.95,
         ent_coef=0.01,
         policy_kwargs={"net_arch": [256, 256]},
@@ -149,11 +194,12 @@ def train(
     seed: int = 0,
     opponent: Any = "random",
     self_play: int | None = None,
+    shaping: float = 0.0,
     save: str | Path | None = DEFAULT_PATH,
 ) -> MaskablePPO:
     """Train for ``minutes`` of wall-clock time or ``steps`` agent moves (whichever comes first), save, return the model."""
     torch.set_num_threads(1)
-    vec = DummyVecEnv([lambda i=i: make_env(opponent, seed=seed * 1000 + i) for i in range(envs)])
+    vec = DummyVecEnv([lambda i=i: make_env(opponent, seed=seed * 1000 + i, shaping=shaping) for i in range(envs)])
     model = new_model(vec, seed=seed)
     deadline = time.monotonic() + (minutes * 60 if minutes is not None else 1e12)
     model.learn(total_timesteps=steps if steps is not None else 10**12, callback=_Deadline(deadline, self_play))
@@ -213,6 +259,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--self-play", type=int, default=None, metavar="K",
                         help="every K steps, a frozen copy of the policy becomes half the opponents")
+    parser.add_argument("--shaping", type=float, default=0.0,
+                        help="weight of the shaping reward (the change in the penalties' difference), 0 for none")
     parser.add_argument("--save", default=None, help=f"where to save the policy (default {DEFAULT_PATH})")
     parser.add_argument("--games", type=int, default=None, help="games against the random bot afterwards (20)")
     args = parser.parse_args(argv)
@@ -224,7 +272,7 @@ def main(argv: list[str] | None = None) -> None:
             args.games = args.games or 2
         save = args.save or DEFAULT_PATH
         model = train(minutes=args.minutes, steps=args.steps, envs=args.envs, seed=args.seed,
-                      self_play=args.self_play, save=save)
+                      self_play=args.self_play, shaping=args.shaping, save=save)
         print(f"trained {model.num_timesteps} steps; saved {save}")
         from crapette.bots import RandomBot
         from crapette.simulation import simulate

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import attrs
 import warnings
@@ -418,3 +419,35 @@ def test_gymnasium_vector_envs(vector: str) -> None:
         assert ended >= 3
     finally:
         envs.close()
+
+
+# The training recipe ---------------------------------------------------------------------------
+
+
+def test_the_training_recipe_trains_saves_and_plays_as_a_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A smoke test of examples/train_ppo.py: a few hundred steps, not a player.
+    pytest.importorskip("torch", reason='the training recipe needs PyTorch (a CPU build, then pip install ".[train]")')
+    pytest.importorskip("sb3_contrib", reason='the training recipe needs sb3-contrib: pip install ".[train]"')
+    import importlib.util
+    import pickle
+    import sys
+
+    from crapette.simulation import simulate
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "train_ppo.py"
+    spec = importlib.util.spec_from_file_location("train_ppo", path)
+    assert spec is not None and spec.loader is not None
+    recipe = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "train_ppo", recipe)  # as `--bots train_ppo:PPOBot` imports it
+    spec.loader.exec_module(recipe)
+    saved = tmp_path / "policy.zip"
+    model = recipe.train(steps=300, envs=1, save=saved)
+    assert model.num_timesteps >= 300 and saved.exists()
+    bot = recipe.PPOBot(saved)
+    state = new_game(RuleSet.classic(), 3)
+    state = attrs.evolve(state, rules=attrs.evolve(state.rules, revisits=False))
+    assert bot.choose(state) in legal_moves(state)
+    clone = pickle.loads(pickle.dumps(bot))  # a bot sent to another process loads the model there
+    assert clone.choose(state) == bot.choose(state)
+    report = simulate(attrs.evolve(RuleSet.classic(), revisits=False), [bot, RandomBot()], games=2, max_moves=300)
+    assert report.games == 2
