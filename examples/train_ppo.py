@@ -18,8 +18,8 @@ plays 2 games: a check that the recipe runs, not a player. The saved policy is a
 loads it (from ``$CRAPETTE_PPO_MODEL``, else ``crapette_ppo.zip``) and plays
 wherever a bot does::
 
-    PYTHONPATH=examples crapette play --rules "classic(revisits=false)" --bots train_ppo:PPOBot
-    PYTHONPATH=examples crapette simulate --rules "classic(revisits=false)" --bots train_ppo:PPOBot random
+    PYTHONPATH=examples crapette play --rules "classic(revisits=false)" --bot train_ppo:PPOBot
+    PYTHONPATH=examples crapette simulate --rules "classic(revisits=false)" --bots train_ppo:PPOBot,random
 
 Play it under the rules it learnt, with ``revisits=false``: under rules that
 let a turn come back to a position, a policy's top choice may go round in
@@ -212,7 +212,7 @@ class PPOBot:
     """A policy trained by :func:`train` as a crapette bot: ``choose(state) -> Move``.
 
     ``PPOBot()`` loads ``$CRAPETTE_PPO_MODEL`` (else ``crapette_ppo.zip``), so
-    ``crapette play --bots train_ppo:PPOBot`` plays it. ``deterministic``
+    ``crapette play --bot train_ppo:PPOBot`` plays it. ``deterministic``
     plays the policy's top choice; False samples from it (seeded by ``seed``).
     """
 
