@@ -24,7 +24,7 @@ features sit in submodules beside it:
 
 from ._cards import ALL_CARDS, Card, Colour, Rank, Suit, parse_card, shuffled_deck
 from ._outcome import MAX_NUMBER, EndReason, Outcome
-from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError
+from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError, RulePartError
 from ._parts import (
     Blocked,
     Build,
@@ -63,6 +63,9 @@ from ._record import GameRecord, parse_record
 from ._game import Game, UndoError
 from ._actions import NUM_ACTIONS, action_to_move, legal_action_mask, legal_actions, move_to_action
 from . import variants  # noqa: F401  (registers the peer variants' rule parts)
+from ._parts import seal_built_ins as _seal_built_ins
+
+_seal_built_ins()  # every part registered from here on is a user's, and its hooks are checked
 
 __version__ = "0.2.0"
 
@@ -152,6 +155,7 @@ __all__ = [
     "InvalidStateError",
     "ParseError",
     "RecordError",
+    "RulePartError",
 ]
 
 

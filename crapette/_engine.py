@@ -19,29 +19,11 @@ from ._cards import ALL_CARDS, Card, parse_card, shuffled_deck
 from ._checks import check_seed
 from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, brief
 from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
-from ._outcome import check_number
+from ._outcome import MAX_NUMBER, check_number
 from ._parts import Build, DownAlternating, accepted_masks
 from ._rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
-from ._state import (
-    ALL_PILES,
-    F0,
-    FOUND,
-    H0,
-    LEGAL,
-    NUM_PILES,
-    OUTCOME,
-    R0,
-    SEEN,
-    T0,
-    TAB0,
-    TAB1,
-    W0,
-    GameState,
-    PileKind,
-    _raw_state,
-    _set_counters,
-    game_end,
-)
+from ._state import ALL_PILES, DEALT, F0, FOUND, H0, KNOWN, LEGAL, NUM_PILES, OUTCOME, R0, SEEN, T0, TAB0, TAB1, W0
+from ._state import GameState, PileKind, _load_known, _raw_state, _set_counters, _unload_known, game_end
 
 __all__ = ["apply_move", "explain_illegal", "legal_moves", "new_game"]
 
@@ -93,6 +75,7 @@ class _Plan:
 
     __slots__ = (
         "player",
+        "opp_res",
         "res",
         "hand",
         "waste",
@@ -123,6 +106,7 @@ class _Plan:
     def __init__(self, rules: RuleSet, player: int) -> None:
         self.player = player
         self.res = R0 + player
+        self.opp_res = R0 + 1 - player
         self.hand = H0 + player
         self.waste = W0 + player
         self.waste_always = rules.waste_play is WastePlay.ALWAYS
@@ -167,7 +151,9 @@ class _Plan:
         # The exhaustion marks are kept only under the stalemate rule.
         self.stalemate = rules.stalemate
         self.drawn_first = rules.drawn_first
-        self.limit = rules.move_limit
+        # Without a move limit the bound on every number stands in for one: a
+        # game ends at move MAX_NUMBER, so a count never passes what the formats hold.
+        self.limit = rules.move_limit if rules.move_limit is not None else MAX_NUMBER
         self.endings = rules.endings
         self.revisits = rules.revisits
         self.groups = tuple(g for g in pile_groups(rules) if g[0] >= T0)
@@ -291,7 +277,7 @@ def new_game(
     first = rules.first_player.who_starts(deal, seed)
     if type(first) is not int or first not in (0, 1):
         raise InvalidRulesError(f"the first-player rule {rules.first_player} returned {brief(first)}, not 0 or 1")
-    state = _raw_state(rules, dealt, first, 0, False, 0, (False, False), (False, False), counters)
+    state = _raw_state(rules, dealt, first, 0, False, 0, (False, False), (False, False), counters, None, None, None, None, DEALT)
     if rules.endings:
         state._engine[OUTCOME] = game_end(state)
     return state
@@ -634,6 +620,8 @@ def apply_move(state: GameState, move: Move) -> GameState:
     if legal is None:
         legal = cache[LEGAL] = _generate(state, cache)
     if move not in legal:
+        if type(move) not in _MOVE_TYPES:
+            raise _not_a_move("apply_move", move)
         raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
     # The legal moves are interned, so a true move found among them has one of
     # their exact classes; the last branch below refuses anything else (an
@@ -649,9 +637,10 @@ def apply_move(state: GameState, move: Move) -> GameState:
     found = cache[FOUND]
     tab0 = cache[TAB0]
     tab1 = cache[TAB1]
+    known = cache[KNOWN]
     passes = 0
     count = state.move_count + 1
-    ends = plan.limit is not None and count >= plan.limit
+    ends = count >= plan.limit
     if cls is Play:
         source = move.source.id  # type: ignore[attr-defined]
         target = move.target.id  # type: ignore[attr-defined]
@@ -669,9 +658,13 @@ def apply_move(state: GameState, move: Move) -> GameState:
             tab0, tab1 = _next_tableau(cache, plan, old, piles, (source, target) if source < R0 else (target,))
         elif T0 <= source < R0:
             tab0, tab1 = _next_tableau(cache, plan, old, piles, (source,))
+        if target == plan.opp_res:  # a card loaded onto a reserve stays known there
+            known = _load_known(state, known, target)
         if source == plan.res or source == plan.waste:
             if source == plan.waste:
                 drawn = False
+            elif known[source - R0 + 2] > 1:
+                known = _unload_known(known, source)
             if plan.stalemate:
                 if not played[player]:
                     played = (True, played[1]) if player == 0 else (played[0], True)
@@ -698,6 +691,8 @@ def apply_move(state: GameState, move: Move) -> GameState:
             # R4: the waste is turned over, unshuffled, to form the new hand.
             hand = waste[::-1]
             waste = ()
+            if not known[player]:  # the waste was public: the hand it forms is known, in order
+                known = (True, known[1], *known[2:]) if player == 0 else (known[0], True, *known[2:])
             if plan.stalemate:
                 exhausted, played = _mark(player, exhausted, played)
                 ends = ends or (exhausted[0] and exhausted[1])
@@ -724,7 +719,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
                 ends = ends or (exhausted[0] and exhausted[1])
     else:
         raise _not_a_move("apply_move", move)
-    after = _raw_state(rules, piles, player, count, drawn, passes, exhausted, played, state.counters, None, found, tab0, tab1)
+    after = _raw_state(rules, piles, player, count, drawn, passes, exhausted, played, state.counters, None, found, tab0, tab1, known)
     if not plan.revisits and _shuttles(move):
         seen = cache[SEEN]
         here = frozenset((_shape(plan, state.piles[T0:R0]),))

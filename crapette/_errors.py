@@ -16,6 +16,7 @@ __all__ = [
     "InvalidStateError",
     "ParseError",
     "RecordError",
+    "RulePartError",
 ]
 
 
@@ -142,6 +143,48 @@ class InvalidRulesError(ValueError):
     """
 
 
+class RulePartError(InvalidRulesError):
+    """A rule part of one's own whose hook raised, or answered something it must not.
+
+    Every hook of a registered part of one's own (``who_starts``, ``penalty``,
+    ``points_for_win``, ``start``, ``update``, ``ends``, ``accepts``) is checked:
+    an exception it raises is wrapped in this error (the original is its
+    ``__cause__``), and an answer of the wrong type or out of range (``ends``
+    returning ``"no"``, a penalty of None or -1, a first player of 2) raises it
+    too. What can be probed when a :class:`~crapette.RuleSet` is made (a
+    scoring's penalties on small counts, a first-player rule on a few deals) is
+    probed then. :attr:`part` is the part's text, :attr:`hook` the hook's name.
+
+    >>> from crapette import FirstPlayer, RuleSet, register
+    >>> @register
+    ... class Second(FirstPlayer):
+    ...     name = "second-for-the-docs"
+    ...     def who_starts(self, deal, seed):
+    ...         return 2
+    >>> RuleSet(first_player=Second())
+    Traceback (most recent call last):
+    ...
+    crapette.RulePartError: the first-player rule second-for-the-docs: who_starts() returned 2, not 0 or 1
+
+    .. versionadded:: 0.2.0
+    """
+
+    part: str
+    hook: str
+
+    def __init__(self, message: str, *, part: str = "", hook: str = "") -> None:
+        super().__init__(message)
+        self.part = part
+        self.hook = hook
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rule_part_error, (self.args[0] if self.args else "", self.part, self.hook))
+
+
+def _rule_part_error(message: str, part: str, hook: str) -> RulePartError:
+    return RulePartError(message, part=part, hook=hook)
+
+
 class RecordError(ValueError):
     """A game record that is inconsistent, or a move that is illegal where it stands.
 
@@ -188,6 +231,6 @@ def _record_error(message: str, index: int | None, move: Move | None, reason: st
 
 # The exceptions are raised and shown as crapette.ParseError and so on: the
 # package is where users import them from, and a pickle finds them there too.
-for _error in (IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError):
+for _error in (IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError, RulePartError):
     _error.__module__ = "crapette"
 del _error

@@ -4,8 +4,12 @@
 both players see, and asks the engine (never a rule of its own) whether the
 reserve tops can be played. :func:`score` weighs them with :data:`WEIGHTS`,
 which ``benchmarks/fit_evaluation.py`` fits by logistic regression: the
-log-odds that the player wins the game, from positions where that player
-ended a turn segment in games between planning bots.
+log-odds that the player to move wins the game, from the first position of
+every turn of 400 classic games between greedy bots (18,409 positions;
+held-out log loss 0.6385 against 0.6436 for the card count alone). The two
+last features never varied there (a greedy player leaves neither a playable
+reserve top nor, under the classic rules, an empty house to its opponent),
+so their weights are 0.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ FEATURES = (
 )
 
 #: The weight of each feature (log-odds of winning per unit), fitted by ``benchmarks/fit_evaluation.py``.
-WEIGHTS = (-0.16, -0.07, 0.16, 0.07, 0.25, -0.3, -0.05)
+WEIGHTS = (-0.0291, -0.0325, 0.0304, 0.0242, 0.0174, 0.0, 0.0)
 
 
 def _reserve_playable(state: GameState, player: int) -> bool:

@@ -19,7 +19,7 @@ import attrs
 
 from ._errors import InvalidRulesError, ParseError, brief
 from ._outcome import MAX_NUMBER, check_number
-from ._parts import RulePart, parse_part, registered
+from ._parts import RulePart, is_built_in_class, parse_part, registered
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -273,7 +273,7 @@ class Part(Kind[P]):
         return [
             c
             for c in registered(self.base).values()
-            if not issubclass(c, self.exclude) and c.__module__.split(".")[0] == "crapette"
+            if not issubclass(c, self.exclude) and is_built_in_class(c)
         ]
 
     def strategy(self) -> SearchStrategy[P]:

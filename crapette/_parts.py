@@ -10,8 +10,17 @@ with a registered ``name`` and one or two hooks:
 
 A part is a value: immutable, equal to another of the same class with the
 same parameters, and written in texts as its name followed by its parameters
-(``weighted:30:2:1:1:150``). :func:`register` makes a part class known by its
-name, so that rules texts, positions and records can name it.
+(``weighted:30:2:1:1:150``; a bare name takes every default). :func:`register`
+makes a part class known by its name, so that rules texts, positions and
+records can name it.
+
+The hooks of a part of one's own are checked wherever they are called: an
+exception they raise, or an answer of the wrong type or out of range, is a
+:class:`~crapette.RulePartError` naming the part and the hook. What can be
+tried when a :class:`~crapette.RuleSet` is made is tried then: a building rule
+on every pair of cards, a scoring on a grid of counts, a first-player rule and
+endings on a few deals (each dealt twice: the answers must agree). crapette's
+own parts are trusted and called as they are, so they cost nothing more.
 """
 
 from __future__ import annotations
@@ -26,6 +35,7 @@ import attrs
 
 from ._cards import ALL_CARDS, Card
 from ._errors import InvalidRulesError, brief
+from ._hooks import CHECKS, guard, hook_error
 from ._outcome import EndReason, check_number
 
 if TYPE_CHECKING:
@@ -78,17 +88,20 @@ class RulePart:
     #: What this kind of part is called in messages.
     kind: ClassVar[str] = "rule part"
 
+    #: The names of the parameters the part writes in texts, in order, or None
+    #: for the default: every attrs field, except that a scoring whose
+    #: :meth:`~Scoring.penalty` replaces the weighted one leaves out the three
+    #: weights it ignores. A field left out must have a default.
+    written: ClassVar[tuple[str, ...] | None] = None
+
     @property
     def parameters(self) -> tuple[int | bool, ...]:
-        """The part's parameters, in the order of its attrs fields (empty for a part without).
+        """The part's parameters as its text writes them (empty for a part without); equality and hashing compare these.
 
         >>> Scoring(win_bonus=10).parameters
         (10, 2, 1, 1, 150)
         """
-        cls = type(self)
-        if not attrs.has(cls):
-            return ()
-        return tuple(getattr(self, f.name) for f in attrs.fields(cls))
+        return tuple(getattr(self, name) for name in _written_names(type(self)))
 
     def __str__(self) -> str:
         return ":".join([self.name, *(_param_text(v) for v in self.parameters)])
@@ -101,9 +114,7 @@ class RulePart:
 
     def __repr__(self) -> str:
         cls = type(self)
-        if not attrs.has(cls):
-            return f"{cls.__qualname__}()"
-        args = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in attrs.fields(cls))
+        args = ", ".join(f"{name}={getattr(self, name)!r}" for name in _written_names(cls))
         return f"{cls.__qualname__}({args})"
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -140,11 +151,54 @@ def _kind_of(cls: type) -> type[RulePart] | None:
     return None
 
 
-def _param_types(cls: type[RulePart]) -> tuple[tuple[str, type], ...]:
+_WEIGHTS = ("reserve_weight", "hand_weight", "waste_weight")
+
+
+_WRITTEN: dict[type, tuple[str, ...]] = {}
+
+
+def _written_names(cls: type[RulePart]) -> tuple[str, ...]:
+    """The parameters ``cls`` writes in texts (see :attr:`RulePart.written`)."""
+    found = _WRITTEN.get(cls)
+    if found is None:
+        found = _WRITTEN[cls] = _find_written(cls)
+    return found
+
+
+def _find_written(cls: type[RulePart]) -> tuple[str, ...]:
+    written = cls.written
     if not attrs.has(cls):
         return ()
+    if written is not None:
+        return written
+    names = tuple(f.name for f in attrs.fields(cls))
+    scoring = _REGISTRY.get(Scoring) is not None and issubclass(cls, Scoring)
+    if scoring and getattr(cls, "penalty") is not Scoring.penalty:
+        return tuple(n for n in names if n not in _WEIGHTS)
+    return names
+
+
+def _param_types(cls: type[RulePart]) -> tuple[tuple[str, type], ...]:
+    """The written parameters of ``cls`` and their types (int or bool).
+
+    :raises InvalidRulesError: if a parameter is neither, or :attr:`RulePart.written`
+        names a field that does not exist or leaves out one without a default.
+    """
+    written = cls.written
+    names = _written_names(cls)
+    if not attrs.has(cls):
+        return ()
+    fields = {f.name: f for f in attrs.fields(cls)}
+    if written is not None and (not isinstance(written, tuple) or any(n not in fields for n in written)):
+        _WRITTEN.pop(cls, None)
+        raise InvalidRulesError(f"{cls.__qualname__}.written must be a tuple of its field names, got {brief(written)}")
+    for name, field in fields.items():
+        if name not in names and field.default is attrs.NOTHING:
+            raise InvalidRulesError(
+                f"{cls.__qualname__}: parameter {name!r} is not written in texts, so it needs a default"
+            )
     out = []
-    for field in attrs.fields(cls):
+    for field in (fields[n] for n in names):
         kind = {"int": int, "bool": bool}.get(field.type, field.type) if isinstance(field.type, str) else field.type
         if kind not in (int, bool):
             raise InvalidRulesError(
@@ -153,6 +207,40 @@ def _param_types(cls: type[RulePart]) -> tuple[tuple[str, type], ...]:
             )
         out.append((field.name, kind))
     return tuple(out)
+
+
+#: The part classes crapette defines itself (and :mod:`crapette.variants`): their
+#: hooks are trusted, so the engine calls them unwrapped, and no other class may
+#: take their names.
+_BUILT_IN: set[type[RulePart]] = set()
+#: True while crapette's own modules register their parts (see :func:`seal_built_ins`).
+_loading_built_ins = True
+
+
+def seal_built_ins() -> None:
+    """End the registration of crapette's own parts: every part registered after this is one of a user's, and checked."""
+    global _loading_built_ins
+    _loading_built_ins = False
+
+
+def is_built_in_class(cls: type) -> bool:
+    """True if ``cls`` is one of crapette's own part classes (built in or from :mod:`crapette.variants`)."""
+    return cls in _BUILT_IN
+
+
+def is_built_in(part: object) -> bool:
+    """True if ``part`` is one of crapette's own parts (trusted: its hooks are not checked)."""
+    return type(part) in _BUILT_IN
+
+
+def _guard_hooks(cls: type[RulePart], base: type[RulePart]) -> None:
+    """Wrap each hook ``cls`` takes from outside crapette's own classes (see :func:`_guard`)."""
+    for hook, check in CHECKS.get(base.kind, {}).items():
+        owner = next(c for c in cls.__mro__ if hook in c.__dict__)
+        func = owner.__dict__[hook]
+        if owner in _BUILT_IN or getattr(func, "__crapette_guarded__", False) or not callable(func):
+            continue
+        type.__setattr__(cls, hook, guard(hook, func, check))
 
 
 def register(cls: type[_P]) -> type[_P]:
@@ -166,6 +254,9 @@ def register(cls: type[_P]) -> type[_P]:
 
     Register a part in the module that defines it; a program that reads a
     rules text, position or record naming it must import that module first.
+    The class's hooks are wrapped so that their exceptions and wrong answers
+    raise :class:`~crapette.RulePartError`; a name held by one of crapette's
+    own parts cannot be taken, whatever the class's ``__module__``.
 
     >>> import attrs
     >>> from crapette import Build, Card, RuleSet, register
@@ -209,14 +300,26 @@ def register(cls: type[_P]) -> type[_P]:
         )
     table = _REGISTRY[base]
     held = table.get(name)
-    if held is not None and held is not cls and (held.__module__, held.__qualname__) != (
-        cls.__module__,
-        cls.__qualname__,
+    # A module imported again registers its classes again (new class objects of
+    # the same module and name): allowed, but never over one of crapette's own.
+    if held is not None and held is not cls and (
+        held in _BUILT_IN
+        or (held.__module__, held.__qualname__) != (cls.__module__, cls.__qualname__)
     ):
         raise InvalidRulesError(
             f"the {base.kind} name {name!r} is already registered by "
             f"{held.__module__}.{held.__qualname__}"
+            + (" (one of crapette's own parts)" if held in _BUILT_IN else "")
         )
+    if _loading_built_ins:
+        _BUILT_IN.add(cls)
+    else:
+        _guard_hooks(cls, base)
+    written = _written_names(cls)
+    if attrs.has(cls) and len(written) != len(attrs.fields(cls)):
+        # The parameters left out of the text are left out of equality too, so texts round-trip.
+        for method in ("__eq__", "__hash__", "__repr__"):
+            type.__setattr__(cls, method, getattr(RulePart, method))
     table[name] = cls
     return cls
 
@@ -265,9 +368,22 @@ def parse_part(kind: type[_P], text: str) -> _P:
             "in the module that defines it, which must be imported before the text is read"
         )
     params = _param_types(cls)
+    fields = attrs.fields(cls) if attrs.has(cls) else ()
+    if not args:
+        missing = [f.name for f in fields if f.name in dict(params) and f.default is attrs.NOTHING]
+        if not missing:
+            params = ()  # a bare name: every parameter takes its default
+    elif len(args) != len(params) and len(args) == len(fields):
+        # Written before the part left out the parameters it ignores: read every field.
+        params = tuple((f.name, bool if f.type in (bool, "bool") else int) for f in fields)
     if len(args) != len(params):
         spelled = ":".join([name, *(p for p, _ in params)])
-        raise ParseError(f"{kind.kind} {name} takes {len(params)} parameter(s), written {spelled}; got {brief(text)}")
+        bare = " (or its name alone for the defaults)" if params and all(
+            f.default is not attrs.NOTHING for f in fields
+        ) else ""
+        raise ParseError(
+            f"{kind.kind} {name} takes {len(params)} parameter(s), written {spelled}{bare}; got {brief(text)}"
+        )
     values: dict[str, object] = {}
     for (pname, ptype), arg in zip(params, args):
         if ptype is bool:
@@ -348,13 +464,11 @@ def accepted_masks(build: Build) -> tuple[int, ...]:
             try:
                 answer = accepts(below, card)
             except Exception as exc:
-                raise InvalidRulesError(f"the building rule {build} raised {exc!r} on {card} over {below}") from exc
+                raise hook_error(build, "accepts", f"raised {exc!r} on {card} over {below}") from exc
             if answer is True:
                 mask |= 1 << card.index
             elif answer is not False:
-                raise InvalidRulesError(
-                    f"the building rule {build} answered {brief(answer)} on {card} over {below}, not True or False"
-                )
+                raise hook_error(build, "accepts", f"answered {brief(answer)} on {card} over {below}, not True or False")
         low, high = mask & ((1 << 52) - 1), mask >> 52
         if low != high:
             card = ALL_CARDS[(low ^ high).bit_length() - 1]
@@ -520,11 +634,18 @@ class Scoring(RulePart):
 
     A scoring of your own subclasses this class, gives itself a ``name``,
     overrides :meth:`penalty` (and :meth:`points_for_win` if the bonus is not
-    simply added), and is registered with :func:`~crapette.register`. Its text is its
-    name and its five numbers: ``weighted:30:2:1:1:150``.
+    simply added), and is registered with :func:`~crapette.register`. The
+    weighted scoring's text is its name and its five numbers,
+    ``weighted:30:2:1:1:150``; a scoring that replaces :meth:`penalty` writes
+    only ``win_bonus``, ``match_target`` and its own fields (``name:30:150``;
+    set :attr:`~crapette.RulePart.written` to choose otherwise), and a bare name
+    (``weighted``) takes every default.
 
     >>> Scoring().points_for_win(reserve=5, hand=10, waste=3)
     53
+    >>> from crapette import parse_rules
+    >>> parse_rules("classic(scoring=weighted)").scoring == Scoring()
+    True
 
     :raises InvalidRulesError: if a weight is negative or the target not positive.
     """

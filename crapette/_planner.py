@@ -27,12 +27,11 @@ from ._view import PublicView, _Dealer, view
 
 __all__ = ["PLANNING_LEVELS", "PlanningBot"]
 
-#: The levels of :class:`PlanningBot`: (turn ends tried with playouts, worlds per try).
-PLANNING_LEVELS: dict[str, tuple[int, int]] = {
-    "easy": (0, 0),
-    "normal": (6, 8),
-    "strong": (16, 32),
-}
+#: The levels of :class:`PlanningBot`: playouts per plan.
+PLANNING_LEVELS: dict[str, int] = {"easy": 150, "normal": 1000, "strong": 8000}
+
+#: The most candidates (a turn end and a move out of it) a plan tries, the best by the evaluation.
+_MAX_CANDIDATES = 2000
 
 
 def _exits(state: GameState) -> list[Move]:
@@ -45,43 +44,40 @@ class PlanningBot:
 
     At the start of each segment (the start of its turn, or after a move that
     revealed a card) the bot lists every position it can reach without
-    revealing a card (:func:`~crapette.turn_ends`) and ranks them with its
-    position evaluation (:func:`crapette.bots.evaluation_features`, weights
-    fitted by self-play). With ``ends`` above 0 it then takes the ``ends``
-    best and, for each, every move that leaves it (a draw, a reserve play
-    that uncovers a card, End turn or Pass), plays that move in ``worlds``
-    deals of the unseen cards (the same deals for every candidate) and plays
-    on greedily to the end of the opponent's next turn, scoring the cards
-    left as :class:`SearchBot` does. It plays the moves to the best end, then
-    the best move out of it. ``ends=0`` ranks by the evaluation alone.
+    revealing a card (:func:`~crapette.turn_ends`) and every move that leaves
+    each (a draw, a reserve play that uncovers a card, End turn or Pass).
+    Each such candidate is played in deals of the unseen cards (the same
+    deals for every candidate) and play goes on greedily to the end of the
+    opponent's next turn; the cards left are scored as :class:`SearchBot`
+    scores them. ``playouts`` is shared by successive halving: every
+    candidate is tried, the worse half dropped, the rest tried again, so the
+    deals go to the best. The bot then plays the moves of the best candidate
+    one by one, without thinking again until a card is revealed, so it never
+    moves a card to and fro. With ``playouts=0`` it goes to the turn end its
+    position evaluation ranks first.
 
     The bot decides from the public view only and is reproducible: its
     generator is seeded by ``seed`` and the view at the start of the segment.
 
-    >>> from crapette import new_game
-    >>> bot = PlanningBot(seed=1)
+    >>> from crapette import legal_moves, new_game
     >>> state = new_game("classic", seed=5)
-    >>> from crapette import legal_moves
-    >>> bot.choose(state) in legal_moves(state)
+    >>> PlanningBot(seed=1, playouts=100).choose(state) in legal_moves(state)
     True
     >>> PlanningBot.at_level("strong")
-    PlanningBot(seed=0, ends=16, worlds=32)
+    PlanningBot(seed=0, playouts=8000)
 
-    :raises ValueError: if ``seed`` is out of range, or ``ends`` or ``worlds`` is negative.
-    :raises TypeError: if ``ends`` or ``worlds`` is not an int.
+    :raises ValueError: if ``seed`` is out of range or ``playouts`` negative.
+    :raises TypeError: if ``playouts`` is not an int.
 
     .. versionadded:: 0.3.0
     """
 
     name = "plan"
 
-    def __init__(self, seed: int = 0, ends: int = 6, worlds: int = 8) -> None:
+    def __init__(self, seed: int = 0, playouts: int = PLANNING_LEVELS["normal"]) -> None:
         self.seed = check_seed(seed)
-        self.ends = check_int("ends", ends, 0)
-        self.worlds = check_int("worlds", worlds, 0)
-        if self.ends and not self.worlds:
-            raise ValueError("worlds must be at least 1 when ends is above 0")
-        # The plan being played: the views it passes through and the moves from each.
+        self.playouts = check_int("playouts", playouts, 0)
+        # The plan being played: the move to make from each view it passes through.
         self._plan: dict[PublicView, Move] = {}
 
     @classmethod
@@ -93,22 +89,22 @@ class PlanningBot:
         found = PLANNING_LEVELS.get(level.strip().lower()) if isinstance(level, str) else None
         if found is None:
             raise ValueError(f"unknown level {brief(level)}: expected one of {', '.join(PLANNING_LEVELS)}")
-        return cls(seed, *found)
+        return cls(seed, found)
 
     def __repr__(self) -> str:
-        return f"PlanningBot(seed={self.seed}, ends={self.ends}, worlds={self.worlds})"
+        return f"PlanningBot(seed={self.seed}, playouts={self.playouts})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is PlanningBot and (other.seed, other.ends, other.worlds) == (self.seed, self.ends, self.worlds)
+        return type(other) is PlanningBot and (other.seed, other.playouts) == (self.seed, self.playouts)
 
     def __hash__(self) -> int:
-        return hash(("PlanningBot", self.seed, self.ends, self.worlds))
+        return hash(("PlanningBot", self.seed, self.playouts))
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"seed": self.seed, "ends": self.ends, "worlds": self.worlds}
+        return {"seed": self.seed, "playouts": self.playouts}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["seed"], state["ends"], state["worlds"])  # type: ignore[misc]
+        self.__init__(state["seed"], state["playouts"])  # type: ignore[misc]
 
     def choose(self, state: GameState) -> Move:
         """The next move of the bot's plan for the current turn segment.
@@ -137,30 +133,67 @@ class PlanningBot:
     def plan(self, v: PublicView) -> tuple[Move, ...]:
         """The moves the bot means to play from the position ``v`` shows: to the best end, then out of it."""
         player = v.current_player
-        world = _Dealer(v).deal(None)
-        # An end with no way out (only more moves that reveal nothing) is no place to stop.
-        ends = [e for e in turn_ends(world) if e.state.is_over or _exits(e.state)]
-        ranked = sorted(ends, key=lambda e: -_value(e, player))
-        best = ranked[0]
-        if self.ends == 0:
-            return _with_exit(best, player)
+        # Every candidate is tried at least twice: a small budget tries the best by the evaluation only.
+        paths = segment_paths(v)[: max(8, min(_MAX_CANDIDATES, self.playouts // 2))]
+        if len(paths) == 1 or self.playouts == 0:
+            return paths[0]
         dealer = _Dealer(v)
         rng = seeded_rng(self.seed, v)
-        deals = [dealer.deal(rng) for _ in range(self.worlds)]
-        top = -float("inf")
-        choice: tuple[Move, ...] = ()
-        for end in ranked[: self.ends]:
-            if end.state.is_over:
-                return end.moves
-            for exit_move in _exits(end.state):
-                path = (*end.moves, exit_move)
-                total = 0.0
-                for deal in deals:
-                    total += _try(deal, path, player)
-                value = total / len(deals) + 1e-3 * _value(end, player)
-                if value > top:
-                    top, choice = value, path
-        return choice or _with_exit(best, player)
+        deals: list[GameState] = []
+        totals = [0.0] * len(paths)
+        tried = 0
+        alive = list(range(len(paths)))
+        # Successive halving: each round shares its part of the budget among the
+        # candidates left, every one tried in the same deals, then drops the worse half.
+        rounds = max(1, (len(paths) - 1).bit_length())
+        for _ in range(rounds):
+            upto = tried + max(1, self.playouts // (rounds * len(alive)))
+            while len(deals) < upto:
+                deals.append(dealer.deal(rng))
+            for i in alive:
+                totals[i] += sum(_try(deal, paths[i], player) for deal in deals[tried:upto])
+            tried = upto
+            if len(alive) <= 2:
+                break
+            alive.sort(key=lambda i: (-totals[i], i))
+            alive = alive[: max(2, (len(alive) + 1) // 2)]
+        return paths[min(alive, key=lambda i: (-totals[i], i))]
+
+
+def path_values(v: PublicView, paths: list[tuple[Move, ...]], worlds: int, seed: int = 0) -> list[float]:
+    """The mean value of each path (moves from the position ``v`` shows) in the same ``worlds`` deals.
+
+    Each path is played in each deal of the unseen cards, then play goes on
+    greedily to the end of the opponent's next turn, and the cards left are
+    scored for the player to move (the opponent's penalty minus the
+    player's, as :class:`PlanningBot`'s playouts do). Every path must be
+    legal from the position: a path that reveals a card should end with that move.
+    """
+    player = v.current_player
+    dealer = _Dealer(v)
+    rng = seeded_rng(seed, v)
+    deals = [dealer.deal(rng) for _ in range(max(1, worlds))]
+    return [sum(_try(deal, path, player) for deal in deals) / len(deals) for path in paths]
+
+
+def segment_paths(v: PublicView) -> list[tuple[Move, ...]]:
+    """Every way to end the current turn segment from ``v``: the moves to a turn end, then a move out of it."""
+    player = v.current_player
+    world = _Dealer(v).deal(None)
+    ends = [e for e in turn_ends(world) if e.state.is_over or _exits(e.state)]
+    ends.sort(key=lambda e: -_value(e, player))
+    paths: list[tuple[Move, ...]] = []
+    for end in ends:
+        if end.state.is_over:
+            paths.append(end.moves)
+        else:
+            # Revealing plays of the reserve first (they empty it), then Draw, End turn, Pass.
+            exits = sorted(_exits(end.state), key=lambda m: _EXIT_ORDER.get(type(m), 0))
+            paths.extend((*end.moves, x) for x in exits)
+    return paths
+
+
+_EXIT_ORDER: dict[type[Move], int] = {Draw: 1, EndTurn: 2, Pass: 3}
 
 
 def _value(end: TurnEnd, player: int) -> float:
@@ -169,19 +202,6 @@ def _value(end: TurnEnd, player: int) -> float:
     if outcome is not None:
         return 0.0 if outcome.winner is None else (1e9 if outcome.winner == player else -1e9)
     return score(features(end.state, player)) - 1e-6 * len(end.moves)
-
-
-def _with_exit(end: TurnEnd, player: int) -> tuple[Move, ...]:
-    """The moves to ``end``, then its best exit by the evaluation (the moves alone if it has none)."""
-    if end.state.is_over:
-        return end.moves
-    exits = _exits(end.state)
-    if not exits:
-        return end.moves
-    # Revealing plays of the reserve first (they empty it), then Draw, then End turn.
-    order = {Draw: 1, EndTurn: 2, Pass: 3}
-    exits.sort(key=lambda m: order.get(type(m), 0))
-    return (*end.moves, exits[0])
 
 
 def _try(deal: GameState, path: tuple[Move, ...], player: int) -> float:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ._errors import InvalidRulesError, ParseError, brief
+from ._errors import InvalidRulesError, ParseError, RulePartError, brief
 from ._options import Choice, Count, Flag, HistoryFlag, Limit, Option, OptionalPart, Part, Parts, Subset, option
 from ._parts import (
     BUILT_IN_ENDINGS,
@@ -21,7 +21,9 @@ from ._parts import (
     Scoring,
     Stalemate,
     accepted_masks,
+    is_built_in,
 )
+from ._hooks import probe_play, probe_scoring
 
 __all__ = [
     "Build",
@@ -200,6 +202,13 @@ class RuleSet:
                 "stack_moves needs a tableau that builds down in alternating colours: "
                 "set own_tableau_build or opponent_tableau_build to 'down-alternating'"
             )
+        # Parts of one's own are probed now, so that a broken hook is refused here, not in play.
+        if self.scoring is not None and not is_built_in(self.scoring):
+            probe_scoring(self.scoring)
+        if not is_built_in(self.first_player) or any(not is_built_in(e) for e in self.endings):
+            # attrs sets the hash cache only after this method; the probe's games need the hash now.
+            object.__setattr__(self, "_attrs_cached_hash", None)
+            probe_play(self)
 
     @classmethod
     def options(cls) -> tuple[Option, ...]:
@@ -400,11 +409,18 @@ def parse_rules(text: str) -> RuleSet:
         except ParseError as exc:
             raise ParseError(f"{where}: option {key}: {exc}") from None
         except InvalidRulesError as exc:
-            raise InvalidRulesError(f"{where}: option {key}: {exc}") from None
+            raise _again(exc, f"{where}: option {key}: {exc}") from None
     try:
         return attrs.evolve(preset, **changes)
     except InvalidRulesError as exc:
-        raise InvalidRulesError(f"{where}: {exc}") from None
+        raise _again(exc, f"{where}: {exc}") from None
+
+
+def _again(exc: InvalidRulesError, message: str) -> InvalidRulesError:
+    """``exc`` said again with ``message``, of the same class (a RulePartError keeps its part and hook)."""
+    if isinstance(exc, RulePartError):
+        return RulePartError(message, part=exc.part, hook=exc.hook)
+    return InvalidRulesError(message)
 
 
 def to_rules(value: object, caller: str) -> RuleSet:

@@ -197,7 +197,8 @@ def game_end(state: GameState) -> Outcome | None:
     A player whose reserve, hand and waste are all empty wins. Otherwise the
     endings in force (:attr:`RuleSet.ending_rules <crapette.RuleSet.ending_rules>`:
     stalemate, R6, the rules' own endings, the move limit) are asked in that
-    order and the first that fires decides (ruling R9). The engine calls this
+    order and the first that fires decides (ruling R9); last, a game that has
+    reached move :data:`~crapette.MAX_NUMBER` ends as by a move limit. The engine calls this
     after a move that may have ended the game; :class:`GameState` calls it when
     it is built.
     """
@@ -214,6 +215,9 @@ def game_end(state: GameState) -> Outcome | None:
         count = counters[j] if 0 <= j < len(counters) else 0
         if ending.ends(count, state):
             return settle(rules, piles, ending.reason)
+    if state.move_count >= MAX_NUMBER:
+        # The bound on the move count ends any game as a move limit would (docs/rules.rst).
+        return settle(rules, piles, EndReason.MOVE_LIMIT)
     return None
 
 
@@ -287,9 +291,22 @@ class _EngineSlot:
 
 # Positions in a state's engine list: how the game ended, the legal moves, the
 # hash, the engine's foundation index, its tableau index for each player, and
-# (under revisits=false) the shapes of the tableaux reached earlier in the turn.
+# (under revisits=false) the shapes of the tableaux reached earlier in the turn,
+# and what the public history makes known (see _known).
 # _raw_state builds the list (GameState's validating constructor makes a blank one).
-OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1, SEEN = _CACHE_LAYOUT = range(7)
+OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1, SEEN, KNOWN = _CACHE_LAYOUT = range(8)
+
+# KNOWN is history, not a field: what a player with perfect memory knows of the
+# face-down cards, carried by apply_move from state to state. It is a tuple
+# (hand 0 known, hand 1 known, reserve 0 known, reserve 1 known, from the deal):
+# a hand is known once it was formed by turning over the (public) waste; a
+# reserve's known count says how many cards from its top are known (stored
+# lazily: _known clamps it to at least 1 while the reserve has a card, and to
+# its size); "from the deal" is True when the state was followed from a new
+# game, so every card never seen lies where it was dealt, in its owner's
+# reserve or hand. A state built from its fields knows only what it shows.
+UNKNOWN = (False, False, 1, 1, False)
+DEALT = (False, False, 1, 1, True)
 
 
 #: A pile written for :meth:`GameState.from_piles`: cards (or their notation), or one string of card notations.
@@ -350,6 +367,7 @@ class GameState(_EngineSlot):
         if problems:
             raise InvalidStateError(problems)
         object.__setattr__(self, "_engine", [None] * len(_CACHE_LAYOUT))
+        self._engine[KNOWN] = UNKNOWN
         self._engine[OUTCOME] = game_end(self)
 
     def __hash__(self) -> int:
@@ -380,9 +398,11 @@ class GameState(_EngineSlot):
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Only the fields travel: the engine's list is rebuilt on demand, and a
-        # cached hash would be wrong in another process (Python salts str hashes).
-        return (_raw_state, (*self._fields(), self._engine[OUTCOME]))
+        # Only the fields, the outcome and what the history made known travel:
+        # the rest of the engine's list is rebuilt on demand, and a cached hash
+        # would be wrong in another process (Python salts str hashes).
+        cache = self._engine
+        return (_raw_state, (*self._fields(), cache[OUTCOME], None, None, None, cache[KNOWN]))
 
     @classmethod
     def from_piles(
@@ -594,14 +614,16 @@ def _raw_state(
     found: Any = None,
     tab0: Any = None,
     tab1: Any = None,
+    known: tuple[bool, bool, int, int, bool] = UNKNOWN,
 ) -> GameState:
     """A state from the fields of a valid one, positionally, without validation or attrs.
 
     The one way the engine, unpickling and the search build states: the
     fields in :class:`GameState`'s order, then what the engine list starts
     with (the outcome if known, and the engine's foundation and tableau
-    indexes carried over from the state before; the rest is worked out on
-    demand). Nothing is checked: the caller vouches for a valid state.
+    indexes carried over from the state before, and what the history made
+    known, see KNOWN; the rest is worked out on demand). Nothing is checked:
+    the caller vouches for a valid state.
     """
     state = _new(GameState)
     _set_rules(state, rules)
@@ -613,8 +635,40 @@ def _raw_state(
     _set_exhausted(state, exhausted)
     _set_played(state, played)
     _set_counters(state, counters)
-    _set_engine(state, [outcome, None, None, found, tab0, tab1, None])
+    _set_engine(state, [outcome, None, None, found, tab0, tab1, None, known])
     return state
+
+
+def _known(state: GameState) -> tuple[bool, bool, int, int, bool]:
+    """What the public history makes known of ``state``'s face-down cards, clamped to its piles.
+
+    (hand 0 known, hand 1 known, known cards from reserve 0's top, from
+    reserve 1's top, every unseen card lies where it was dealt). An empty
+    hand counts as known; a non-empty reserve's top is always known.
+    """
+    h0, h1, r0, r1, dealt = state._engine[KNOWN]
+    piles = state.piles
+    return (
+        h0 or not piles[H0],
+        h1 or not piles[H0 + 1],
+        min(r0 if r0 > 1 else 1, len(piles[R0])),
+        min(r1 if r1 > 1 else 1, len(piles[R0 + 1])),
+        dealt,
+    )
+
+
+def _load_known(state: GameState, known: tuple[Any, ...], target: int) -> Any:
+    """KNOWN after a card is loaded onto the reserve ``target``: one more known card on top."""
+    i = target - R0 + 2
+    size = len(state.piles[target])
+    count = min(known[i] if known[i] > 1 else 1, size) + 1
+    return (*known[:i], count, *known[i + 1 :])
+
+
+def _unload_known(known: tuple[Any, ...], source: int) -> Any:
+    """KNOWN after the reserve ``source`` gave its top card (a known card below it stays known)."""
+    i = source - R0 + 2
+    return (*known[:i], known[i] - 1, *known[i + 1 :])
 
 
 #: What pickles made before the raw constructor name (``GameState.__reduce__`` gave it the fields and the outcome).

@@ -16,7 +16,7 @@ import attrs
 
 from ._engine import apply_move, legal_moves, pile_groups
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
-from ._state import R0, T0, GameState
+from ._state import H0, KNOWN, R0, T0, GameState, _known
 
 __all__ = ["DEFAULT_TURN_LIMIT", "TurnEnd", "TurnEnds", "reveals", "turn_ends"]
 
@@ -25,12 +25,17 @@ DEFAULT_TURN_LIMIT = 2000
 
 
 def reveals(state: GameState, move: Move) -> bool:
-    """True if ``move`` turns a face-down card face up in ``state``.
+    """True if ``move`` turns a card face up that nobody has seen in ``state``'s game.
 
-    A Draw always does (the top card of the hand, or of the waste turned over
-    to form a new hand). A play of the reserve's top card does when a card
-    lies under it. No other move does: the cards of the waste, the tableau and
-    the foundations are face up. Undoing a move that revealed a card would let
+    A Draw does unless the mover's hand is known (see
+    :attr:`PublicView.known_hands <crapette.PublicView.known_hands>`): a hand
+    formed by turning the waste over, or an empty hand, whose turnover draws
+    the card that lay at the bottom of the (public) waste. A play of the
+    reserve's top card does when a card lies under it that is not known (one
+    loaded onto the reserve and then covered is known: see
+    :attr:`PublicView.known_reserve_cards <crapette.PublicView.known_reserve_cards>`).
+    No other move does: the cards of the waste, the tableau and the
+    foundations are face up. Undoing a move that revealed a card would let
     a player see it again before deciding, so frontends undo only moves for
     which this is False (see :meth:`crapette.Game.undo`).
 
@@ -40,13 +45,17 @@ def reveals(state: GameState, move: Move) -> bool:
     (True, False)
 
     The move need not be legal: only what it would turn over is looked at.
+
+    .. versionchanged:: 0.3.0
+       What the game's history made known is not revealed again.
     """
     cls = type(move)
     if cls is Draw:
-        return True
+        player = state.current_player
+        return not (state._engine[KNOWN][player] or not state.piles[H0 + player])
     if cls is Play:
         source = move.source.id  # type: ignore[attr-defined]
-        return source == R0 + state.current_player and len(state.piles[source]) > 1
+        return source == R0 + state.current_player and len(state.piles[source]) > 1 and _known(state)[source - R0 + 2] < 2
     return False
 
 
@@ -56,6 +65,12 @@ class TurnEnd:
 
     ``moves`` applied one by one with :func:`~crapette.apply_move` from the
     state given to :func:`turn_ends` lead to ``state``.
+
+    >>> from crapette import apply_move, new_game
+    >>> start = new_game("classic", seed=7)
+    >>> end = turn_ends(start)[1]
+    >>> [str(m) for m in end.moves], apply_move(start, end.moves[0]) == end.state
+    (['T5-F0'], True)
     """
 
     #: The moves from the starting position, first to last (empty for the starting position itself).
@@ -64,8 +79,14 @@ class TurnEnd:
     state: GameState
 
 
-class TurnEnds(tuple):  # type: ignore[type-arg]
-    """The tuple of :class:`TurnEnd` that :func:`turn_ends` returns, with :attr:`complete`."""
+class TurnEnds(tuple[TurnEnd, ...]):
+    """The tuple of :class:`TurnEnd` that :func:`turn_ends` returns, with :attr:`complete`.
+
+    >>> from crapette import new_game
+    >>> ends = turn_ends(new_game("classic", seed=7), limit=3)
+    >>> len(ends), ends.complete
+    (3, False)
+    """
 
     #: False when the search stopped at its limit with positions left unexplored.
     complete: bool
@@ -83,8 +104,9 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
     """Every position the player to move can reach from ``state`` without revealing a card.
 
     The positions are those reached by moves for which :func:`reveals` is
-    False and that keep the turn (so neither Draw, End turn, Pass nor a
-    reserve play that uncovers a card), ``state`` itself first. From any of
+    False and that keep the turn (so neither End turn, Pass, a reserve play
+    that uncovers a card nobody has seen, nor a Draw unless the hand is known
+    and the card drawn can be played), ``state`` itself first. From any of
     them the player goes on with a move that reveals a card or ends the turn.
     Each comes as a :class:`TurnEnd` with one shortest move sequence, in
     breadth-first order: by the number of moves, then by the order of
@@ -96,7 +118,8 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
     card may go to any foundation that takes it), and tableau piles that every
     player builds on and moves from alike (all eight houses of the classic
     game; each player's four piles in the casual game). The move count is
-    not compared (the first position found has the fewest moves). Under rules
+    not compared (the first position found has the fewest moves), nor what
+    the game's history made known (within a turn the piles decide it). Under rules
     with endings of one's own (``RuleSet.endings``), which may look at any
     pile, nothing is merged.
 
@@ -108,9 +131,9 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
     >>> state = new_game("classic", seed=7)
     >>> ends = turn_ends(state)
     >>> len(ends), ends.complete, ends[0].state is state
-    (2, True, True)
-    >>> [str(m) for m in ends[1].moves]
-    ['T3-T0']
+    (7, True, True)
+    >>> [str(m) for m in ends[2].moves]
+    ['T5-F0', 'T2-T6']
 
     :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
     :raises ValueError: if ``limit`` is not a positive int.
@@ -136,6 +159,8 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
             return found
         return entry[1]
 
+    # What the history made known (the engine's KNOWN) is left out of the key:
+    # within a turn it follows from the piles (loads and draws only add to them).
     def position(s: GameState) -> tuple[Any, ...]:
         ids = [pile_id(p) for p in s.piles]
         flags = (s.current_player, s.drawn, s.passes, s.exhausted, s.played, s.counters)
@@ -158,7 +183,7 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
             if cls is Play:
                 source = move.source.id  # type: ignore[attr-defined]
                 target = move.target.id  # type: ignore[attr-defined]
-                if source == res and len(piles[source]) > 1:
+                if source == res and len(piles[source]) > 1 and reveals(here, move):
                     continue
                 if T0 <= source < R0 and T0 <= target < R0:
                     if last is not None and _undoes(move, last):
@@ -172,9 +197,14 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
                     continue
                 if len(piles[source]) == move.count and not piles[target] and twins[source - T0][target - T0]:  # type: ignore[attr-defined]
                     continue
+            elif cls is Draw and not reveals(here, move):
+                child = apply_move(here, move)
+                if child.current_player != here.current_player and not child.is_over:
+                    continue  # the drawn card cannot be played: the turn ended
             else:
-                continue  # Draw, End turn and Pass reveal a card or end the turn
-            child = apply_move(here, move)
+                continue  # End turn, Pass and a Draw that reveals a card
+            if cls is not Draw:
+                child = apply_move(here, move)
             key = position(child)
             if key in seen:
                 continue

@@ -11,12 +11,12 @@ from ._cards import ALL_CARDS, Card
 from ._engine import legal_moves as _legal_moves
 from ._moves import Move
 from ._rules import LoadTarget, RuleSet
-from ._state import H0, R0, W0, GameState, Outcome, _get_fields, _raw_state
+from ._state import H0, KNOWN, R0, W0, GameState, Outcome, _get_fields, _known, _raw_state
 
 __all__ = ["PublicView", "view", "VIEW_FORMAT_VERSION", "rules_to_dict", "determinize"]
 
 #: The version of the layout :meth:`PublicView.to_dict` writes (its ``"version"`` key).
-VIEW_FORMAT_VERSION = 2
+VIEW_FORMAT_VERSION = 3
 
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
@@ -39,13 +39,21 @@ def _cards(pile: tuple[Card, ...]) -> list[str]:
 
 @attrs.frozen
 class PublicView:
-    """What a player may see of a state; the same for both players.
+    """What a player may see of a state, and remember of the game; the same for both players.
 
     The face-down cards are counts only: each reserve shows its top card
     (face up) and its size, each hand only its size. Foundations, tableau
     piles and wastes are shown whole (bottom to top). The legal moves depend
     only on this public information, so a bot that sees only the view can
     choose among them.
+
+    A player with perfect memory knows more, and so does the view of a state
+    reached by :func:`~crapette.apply_move`: a hand formed by turning the
+    (public) waste over is known in order (:attr:`known_hands`), and the
+    cards loaded onto a reserve stay known under the cards that cover them
+    (:attr:`known_reserve_cards`). A state built from its fields (its
+    constructor, :meth:`~crapette.GameState.from_piles`,
+    :func:`~crapette.parse_position`) knows only what it shows.
 
     Build one with :func:`view`; :meth:`to_dict` gives a JSON-ready dict.
 
@@ -55,8 +63,22 @@ class PublicView:
     (parse_card('KD0'), (12, 12), (36, 36))
     >>> [str(m) for m in v.legal_moves]
     ['T1-T0', 'draw']
+    >>> v.known_hands, v.from_deal
+    ((None, None), True)
+
+    Once a player's hand runs out, the waste turned over is the new hand, in order:
+
+    >>> from crapette import apply_move, legal_moves
+    >>> state = new_game("casual", seed=1)
+    >>> while view(state).known_hands[0] is None or not state.hands[0]:
+    ...     moves = legal_moves(state)   # draw, end the turn or pass, else the first move
+    ...     state = apply_move(state, next((m for m in moves if str(m) in ("draw", "end", "pass")), moves[0]))
+    >>> view(state).known_hands[0] == state.hands[0]
+    True
 
     .. versionadded:: 0.1.0
+    .. versionchanged:: 0.3.0
+       :attr:`known_hands`, :attr:`known_reserve_cards` and :attr:`from_deal`.
     """
 
     #: The rules in force.
@@ -91,6 +113,17 @@ class PublicView:
     outcome: Outcome | None
     #: The legal moves of the player to move, in :func:`~crapette.legal_moves` order.
     legal_moves: tuple[Move, ...]
+    #: Per player: the hand, bottom to top, when its order is known (it was formed by
+    #: turning the waste over, or it is empty), else None.
+    known_hands: tuple[tuple[Card, ...] | None, tuple[Card, ...] | None] = (None, None)
+    #: Per player: the known cards at the top of the reserve, bottom to top: the
+    #: face-up top and the cards seen there since (loaded onto it, then covered).
+    #: Empty for an empty reserve, and left empty, only the top is known.
+    known_reserve_cards: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
+    #: True when the game was followed from its deal (:func:`~crapette.new_game`, then
+    #: moves): every card never seen then lies where it was dealt, in its owner's
+    #: reserve or hand. False for a state built from its fields.
+    from_deal: bool = False
 
     @property
     def is_over(self) -> bool:
@@ -105,11 +138,12 @@ class PublicView:
     def to_dict(self) -> dict[str, Any]:
         """The view as a JSON-ready dict (only str, int, bool, None, list and dict).
 
-        The layout (version 2)::
+        The layout (version 3; version 2 had no ``known_hands``,
+        ``known_reserve_cards`` and ``from_deal``)::
 
             {
               "format": "crapette-view",
-              "version": 2,
+              "version": 3,
               "rules": "classic",              # str(rules), a rules text
               "options": {...},                # every RuleSet option, see rules_to_dict
               "current_player": 0,
@@ -129,7 +163,10 @@ class PublicView:
                                   #     "stalemate" | "blocked" | "move-limit",
                                   #     "scores": [int, int] or null}
               "is_over": false,
-              "legal_moves": ["R0-F3", "draw"]            # move notation, legal order
+              "legal_moves": ["R0-F3", "draw"],           # move notation, legal order
+              "known_hands": [null, ["9S0", "3H0"]],      # per player, bottom to top, null if unknown
+              "known_reserve_cards": [["7C0"], []],       # per player, bottom to top
+              "from_deal": true
             }
 
         Cards are written as :func:`~crapette.parse_card` reads them, moves as
@@ -171,14 +208,18 @@ class PublicView:
             },
             "is_over": outcome is not None,
             "legal_moves": [str(m) for m in self.legal_moves],
+            "known_hands": [None if h is None else _cards(h) for h in self.known_hands],
+            "known_reserve_cards": [_cards(p) for p in self.known_reserve_cards],
+            "from_deal": self.from_deal,
         }
 
 
 def view(state: GameState) -> PublicView:
     """The public view of ``state``: face-down cards as counts (:ref:`section 12 of the rules <rules-12>`).
 
-    The view is the same for both players: nobody knows the order of any hand
-    or of a reserve below its top card.
+    The view is the same for both players: nobody knows the order of a hand
+    until it is formed by turning the waste over, nor the cards of a reserve
+    below its top card but those seen there (see :class:`PublicView`).
 
     >>> from crapette import legal_moves, new_game
     >>> state = new_game("classic", seed=3)
@@ -196,6 +237,7 @@ def view(state: GameState) -> PublicView:
         raise TypeError(f"view() expects a GameState, got {type(state).__name__}")
     piles = state.piles
     r0, r1 = piles[R0], piles[R0 + 1]
+    h0, h1, k0, k1, dealt = _known(state)
     return PublicView(
         rules=state.rules,
         current_player=state.current_player,
@@ -213,21 +255,33 @@ def view(state: GameState) -> PublicView:
         wastes=(piles[W0], piles[W0 + 1]),
         outcome=state.outcome,
         legal_moves=_legal_moves(state),
+        known_hands=(piles[H0] if h0 else None, piles[H0 + 1] if h1 else None),
+        known_reserve_cards=(r0[len(r0) - k0 :], r1[len(r1) - k1 :]),
+        from_deal=dealt,
     )
 
 
+def _known_reserve(v: PublicView, player: int) -> tuple[Card, ...]:
+    """The known cards at the top of ``player``'s reserve (at least its top card)."""
+    known = v.known_reserve_cards[player]
+    top = v.reserve_tops[player]
+    return known if known or top is None else (top,)
+
+
 def _unseen(v: PublicView) -> list[Card]:
-    """The cards nobody can see in ``v`` (the face-down ones), in the order of ``ALL_CARDS``."""
+    """The cards nobody has seen in ``v`` (the face-down ones not known), in the order of ``ALL_CARDS``."""
     seen: set[Card] = set()
     for group in (v.foundations, v.tableau, v.wastes):
         for pile in group:
             seen.update(pile)
-    seen.update(top for top in v.reserve_tops if top is not None)
+    for player in (0, 1):
+        seen.update(_known_reserve(v, player))
+        seen.update(v.known_hands[player] or ())
     return [card for card in ALL_CARDS if card not in seen]
 
 
 class _Dealer:
-    """Deals the unseen cards of a view into the face-down slots (see :func:`determinize`).
+    """Deals the unseen cards of a view into the face-down slots nobody has seen (see :func:`determinize`).
 
     The slots are worked out once per view; each deal is then a few shuffles
     and slices, and the state is built by the raw constructor (a valid deal
@@ -237,7 +291,20 @@ class _Dealer:
     def __init__(self, v: PublicView) -> None:
         self.view = v
         unseen = _unseen(v)
-        loaded = {R0: LoadTarget.RESERVE in v.rules.load_targets, H0: LoadTarget.WASTE in v.rules.load_targets}
+        known = (_known_reserve(v, 0), _known_reserve(v, 1))
+        hands = v.known_hands
+        slots = [
+            [(R0 + p, v.reserve_sizes[p] - len(known[p])), (H0 + p, 0 if hands[p] is not None else v.hand_sizes[p])]
+            for p in (0, 1)
+        ]
+        decks = [[c for c in unseen if c.deck == p] for p in (0, 1)]
+        # Followed from the deal, every unseen card lies where it was dealt: each
+        # deck's unseen cards fill its owner's slots exactly.
+        own_only = v.from_deal and all(len(decks[p]) == sum(n for _, n in slots[p]) for p in (0, 1))
+        loaded = {
+            R0: not own_only and LoadTarget.RESERVE in v.rules.load_targets,
+            H0: not own_only and LoadTarget.WASTE in v.rules.load_targets,
+        }
         #: Per deck with slots that may hold only its cards (a reserve or hand that the
         #: rules never load): the deck's unseen cards and those slots, (pile id, size).
         self.own: list[tuple[int, list[Card], list[tuple[int, int]]]] = []
@@ -246,17 +313,17 @@ class _Dealer:
         #: Per deck: its unseen cards that go to the shared slots, when it has no slot of its own.
         self.rest: list[list[Card]] = []
         for player in (0, 1):
-            slots = [(R0 + player, max(v.reserve_sizes[player] - 1, 0)), (H0 + player, v.hand_sizes[player])]
-            own = [(pid, n) for pid, n in slots if n and not loaded[pid - player]]
-            self.shared += [(pid, n) for pid, n in slots if n and loaded[pid - player]]
-            cards = [c for c in unseen if c.deck == player]
+            own = [(pid, n) for pid, n in slots[player] if n and not loaded[pid - player]]
+            self.shared += [(pid, n) for pid, n in slots[player] if n and loaded[pid - player]]
             if own:
-                self.own.append((player, cards, own))
+                self.own.append((player, decks[player], own))
                 self.rest.append([])
             else:
-                self.rest.append(cards)
-        self.tops = tuple(() if top is None else (top,) for top in v.reserve_tops)
-        self.base: list[tuple[Card, ...]] = [*v.foundations, *v.tableau, (), (), (), (), *v.wastes]
+                self.rest.append(decks[player])
+        self.tops = known
+        self.base: list[tuple[Card, ...]] = [*v.foundations, *v.tableau, (), (), *(h or () for h in hands), *v.wastes]
+        #: What the dealt worlds know: the same as the view (see crapette._state.KNOWN).
+        self.known = (hands[0] is not None, hands[1] is not None, len(known[0]), len(known[1]), v.from_deal)
 
     def deal(self, rng: random.Random | None) -> GameState:
         """One deal, shuffled by ``rng`` (None: the cards in ascending order); the outcome is left unknown."""
@@ -285,7 +352,8 @@ class _Dealer:
         piles[R0] = piles[R0] + self.tops[0]
         piles[R0 + 1] = piles[R0 + 1] + self.tops[1]
         return _raw_state(
-            v.rules, tuple(piles), v.current_player, v.move_count, v.drawn, v.passes, v.exhausted, v.played, v.counters
+            v.rules, tuple(piles), v.current_player, v.move_count, v.drawn, v.passes, v.exhausted, v.played, v.counters,
+            None, None, None, None, self.known,
         )
 
 
@@ -296,16 +364,21 @@ def _card_index(card: Card) -> int:
 def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     """A full state that shows ``v``: the unseen cards dealt into the face-down slots.
 
-    The unseen cards are the ones the view does not show (all 104 but those on
-    the foundations, the tableau, the wastes and the reserve tops). They fill
-    each reserve below its top card and each hand, shuffled by ``rng``; with
-    ``rng=None`` they go in a fixed order (cards ascending), which serves a
-    bot that only looks at moves that reveal nothing. A card goes to the other
-    player's reserve or hand only if the rules could have put it there
-    (loading), so the result is always a valid state.
+    The unseen cards are the ones nobody has seen (all 104 but those on the
+    foundations, the tableau and the wastes, and those the view knows: the
+    reserves' known top cards and the known hands). They fill each reserve
+    below its known top cards and each hand whose order is not known,
+    shuffled by ``rng``; with ``rng=None`` they go in a fixed order (cards
+    ascending), which serves a bot that only looks at moves that reveal
+    nothing. Known cards stay where they are, known hands in their order. A
+    card goes to the other player's reserve or hand only if the rules could
+    have put it there (loading) and, for a game followed from its deal
+    (:attr:`PublicView.from_deal`), only if it was seen there, so the result
+    is always a valid state. The result knows what ``v`` knows: its view is
+    ``v``.
 
     The result depends only on the view and the generator: it is the same
-    whatever order the face-down cards of the real state are in.
+    whatever order the never-seen cards of the real state are in.
 
     >>> import random
     >>> from crapette import new_game
@@ -324,6 +397,10 @@ def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     """
     if not isinstance(v, PublicView):
         raise TypeError(f"determinize() expects a PublicView, got {type(v).__name__}")
-    # The public constructor checks the deal and works out the outcome.
-    fields: tuple[Any, ...] = _get_fields(_Dealer(v).deal(rng))
-    return GameState(*fields)
+    # The public constructor checks the deal and works out the outcome; the
+    # world then knows what the view knows.
+    dealt = _Dealer(v).deal(rng)
+    fields: tuple[Any, ...] = _get_fields(dealt)
+    world = GameState(*fields)
+    world._engine[KNOWN] = dealt._engine[KNOWN]
+    return world

@@ -44,7 +44,9 @@ from ._checks import check_int, check_seed
 from ._engine import apply_move
 from ._errors import brief
 from ._heuristics import FOUNDATION, checked_view, greedy_choice, greedy_scores, playout, seeded_rng
-from ._ismcts import LEVELS, MoveValue, SearchResult, TreeSearchBot
+from ._ismcts import MoveValue, SearchResult, TreeSearchBot
+from ._planner import PLANNING_LEVELS as LEVELS
+from ._planner import PlanningBot
 from ._moves import Move
 from ._state import GameState
 from ._view import _Dealer, determinize
@@ -57,6 +59,7 @@ __all__ = [
     "RandomBot",
     "SearchBot",
     "TreeSearchBot",
+    "PlanningBot",
     "SearchResult",
     "MoveValue",
     "LEVELS",
@@ -437,26 +440,27 @@ class SearchBot(_GameBot[StateT, MoveT]):
         return moves[rng.choice([i for i, total in enumerate(totals) if total == best])]
 
 
-#: The names :func:`make_bot` knows: ``search`` is :class:`SearchBot`, the
-#: ``search:LEVEL`` names are :class:`TreeSearchBot` at the levels of :data:`~crapette.bots.LEVELS`.
+#: The names :func:`make_bot` knows: in Crapette, ``search`` and the ``search:LEVEL`` names are
+#: :class:`PlanningBot` at the levels of :data:`~crapette.bots.LEVELS` (``search`` is ``search:normal``).
 BOT_NAMES = ("random", "greedy", "search", "search:easy", "search:normal", "search:strong")
 
 
 def make_bot(name: str, seed: int = 0, *, game: object = None) -> Bot:
     """A bot by name (any case), seeded by ``seed``: one of :data:`BOT_NAMES`.
 
-    ``"random"``, ``"greedy"`` and ``"search"`` are :class:`RandomBot`,
-    :class:`GreedyBot` and :class:`SearchBot`; ``"search:easy"``,
-    ``"search:normal"`` and ``"search:strong"`` the tree search,
-    :class:`TreeSearchBot`, at those levels (each takes about four to eight
-    times as long as the one before; the play page gives their measured strength).
-    ``game`` is the game it plays (None for Crapette; see :class:`RandomBot`);
-    the greedy bot and the tree search play Crapette only.
+    ``"random"`` and ``"greedy"`` are :class:`RandomBot` and
+    :class:`GreedyBot`. In Crapette, ``"search"`` is :class:`PlanningBot` at
+    its normal level, and ``"search:easy"``, ``"search:normal"`` and
+    ``"search:strong"`` the planning bot at those levels (each spends several
+    times the playouts of the one before; the play page gives their measured
+    strength). In another game (``game``; None for Crapette, see
+    :class:`RandomBot`), ``"search"`` is :class:`SearchBot`; the greedy bot
+    and the levels play Crapette only.
 
     >>> make_bot("search", seed=2)
-    SearchBot(seed=2, budget=200)
+    PlanningBot(seed=2, playouts=1000)
     >>> make_bot("Search:Strong", seed=2)
-    TreeSearchBot(seed=2, playouts=4800)
+    PlanningBot(seed=2, playouts=8000)
     >>> make_bot("chess")
     Traceback (most recent call last):
     ...
@@ -466,6 +470,8 @@ def make_bot(name: str, seed: int = 0, *, game: object = None) -> Bot:
 
     .. versionchanged:: 0.2.0
        The ``game`` argument.
+    .. versionchanged:: 0.3.0
+       ``search`` and its levels are the planning bot in Crapette.
     """
     if not isinstance(name, str):
         raise TypeError(f"a bot name must be a str, got {type(name).__name__}")
@@ -481,9 +487,11 @@ def make_bot(name: str, seed: int = 0, *, game: object = None) -> Bot:
             )
         return GreedyBot()
     if key == "search":
-        return SearchBot(seed=seed, game=checked)
+        if other is not None:
+            return SearchBot(seed=seed, game=checked)
+        return PlanningBot.at_level("normal", seed=seed)
     if key.startswith("search:") and key[7:] in LEVELS:
         if other is not None:
-            raise ValueError(f"the tree search plays Crapette only, not {game_name(other)}: choose random or search")
-        return TreeSearchBot.at_level(key[7:], seed=seed)
+            raise ValueError(f"the search levels play Crapette only, not {game_name(other)}: choose random or search")
+        return PlanningBot.at_level(key[7:], seed=seed)
     raise ValueError(f"unknown bot {brief(name)}: expected one of {', '.join(BOT_NAMES)}")

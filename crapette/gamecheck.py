@@ -178,6 +178,15 @@ class CheckSummary:
         """
         return self.games - self.finished
 
+    def __str__(self) -> str:
+        """What was checked, in words, the capped games counted apart.
+
+        >>> print(CheckSummary(games=3, moves=250, finished=1))
+        3 games checked (250 moves): 1 ended, 2 capped by max_moves
+        """
+        games = "game" if self.games == 1 else "games"
+        return f"{self.games} {games} checked ({self.moves} moves): {self.finished} ended, {self.capped} capped by max_moves"
+
 
 def _position_of(state: GameState | None) -> str | None:
     if state is None:

@@ -60,9 +60,9 @@ from __future__ import annotations
 import difflib
 import math
 import operator
-import warnings
 import struct
 import types
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -79,6 +79,7 @@ from crapette import (
     move_to_action,
 )
 from crapette._checks import check_int, check_seed
+from crapette._errors import brief
 from crapette._rules import to_rules
 from crapette._state import F0, H0, R0, W0
 from crapette.protocol import Crapette, points_difference, win_loss
@@ -504,8 +505,7 @@ def _check_options(options: object, known: Mapping[str, str], *, warn_unknown: b
         return {}
     if not isinstance(options, Mapping):
         raise TypeError(
-            f"reset() options must be a dict such as {{{next(iter(known))!r}: ...}} or None, "
-            f"got {type(options).__name__}: {options!r:.60}"
+            f"reset() options must be a dict such as {{{next(iter(known))!r}: ...}} or None, got {brief(options)}"
         )
     known_text = ", ".join(f"{name!r} ({what})" for name, what in known.items())
     for key in options:
@@ -513,7 +513,7 @@ def _check_options(options: object, known: Mapping[str, str], *, warn_unknown: b
             continue
         close = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        message = f"unknown reset() option {key!r:.60}{hint}: the options are {known_text}"
+        message = f"unknown reset() option {brief(key)}{hint}: the options are {known_text}"
         if warn_unknown and not close:
             warnings.warn(message + "; it is ignored", UserWarning, stacklevel=3)
         else:

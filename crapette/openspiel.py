@@ -29,10 +29,11 @@ parameters:
     ``pyspiel.load_game("crapette(rules=classic[move_limit:150;stack_moves:false])")``.
     The game's own string (``str(game)``) uses that form.
 ``deals``
-    the number of deals the chance node chooses among (65536 by default).
+    the number of deals the chance node chooses among (65536 by default, at
+    most :data:`MAX_DEALS`).
 ``max_moves``
     the most moves a game may take (5000 by default, as in
-    :mod:`crapette.simulation`).
+    :mod:`crapette.simulation`; at most :data:`MAX_MOVES`).
 ``max_turn_moves``
     the most moves a player may make in one turn (200 by default; 0 for no
     cap): a player who makes that many forfeits the game.
@@ -43,6 +44,12 @@ parameters:
     ``"win"`` (the default: 1, -1 or 0), ``"score"`` (the score difference
     scaled into -1 to 1) or ``"points"`` (the score difference): see
     :func:`crapette.observation.rewards`.
+
+A parameter out of range is a :class:`ValueError` (of the wrong type a
+:class:`TypeError`) from :class:`CrapetteGame`; ``pyspiel.load_game`` itself
+refuses a number that does not fit 32 bits before crapette sees it. Applying
+an action to a terminal state, or a chance action that is not a deal number,
+is a :class:`ValueError` too.
 
 **The deal** is one chance node, the first node of the game: it picks the
 deal number ``n`` uniformly among ``0 ... deals - 1``, and the game is
@@ -101,7 +108,8 @@ from crapette import (
     legal_actions,
     new_game,
 )
-from crapette._state import H0, R0, SEEN
+from crapette._errors import brief
+from crapette._state import H0, KNOWN, R0, SEEN
 from crapette.protocol import DEFAULT_MAX_MOVES
 
 try:
@@ -125,14 +133,29 @@ from crapette.observation import (
     truncated_outcome,
 )
 
-__all__ = ["DEFAULT_DEALS", "GAME_TYPE", "CrapetteGame", "CrapetteObserver", "CrapetteState"]
+__all__ = ["DEFAULT_DEALS", "GAME_TYPE", "MAX_DEALS", "MAX_MOVES", "CrapetteGame", "CrapetteObserver", "CrapetteState"]
 
 #: How many deals the chance node chooses among unless the ``deals`` parameter says otherwise.
 DEFAULT_DEALS = 65536
+#: The most deals the ``deals`` parameter may ask for: the chance node lists every one (about 100 MB at this bound).
+MAX_DEALS = 2**20
+#: The most moves the ``max_moves`` parameter may allow: OpenSpiel holds the game's length in a 32-bit int.
+MAX_MOVES = 2**31 - 1
+
+
+def _check_bounded(name: str, value: object, high: int) -> int:
+    """``value`` as the parameter ``name``, an int from 1 to ``high``."""
+    count = _check_count(name, value)
+    if count > high:
+        raise ValueError(f"{name} must be at most {high:,}, got {brief(count)}")
+    return count
 
 _CARDS = 104
-_CHANCE = int(pyspiel.PlayerId.CHANCE)
-_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+try:
+    _CHANCE = int(pyspiel.PlayerId.CHANCE)
+    _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+except TypeError:  # a mock of pyspiel: the docs' build without OpenSpiel (docs/conf.py)
+    _CHANCE, _TERMINAL = -1, -4
 _KNOWN_SIZE = 4 * _CARDS
 _DEFAULTS: dict[str, Any] = {
     "rules": "classic",
@@ -259,8 +282,8 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         turn_cap = values["max_turn_moves"]
         config = _Config(
             rules,
-            _check_count("deals", values["deals"]),
-            _check_count("max_moves", values["max_moves"]),
+            _check_bounded("deals", values["deals"], MAX_DEALS),
+            _check_bounded("max_moves", values["max_moves"], MAX_MOVES),
             _check_turn_cap(None if turn_cap == 0 else turn_cap),
             _check_kind(values["rewards"]),
         )
@@ -358,8 +381,14 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         return list(_deal_outcomes(self._play.config.deals))
 
     def _apply_action(self, action: int) -> None:
-        config, state, seen, _player, turn_moves, _forfeit = self._play
+        config, state, seen, player, turn_moves, _forfeit = self._play
+        if player == _TERMINAL:
+            raise ValueError(f"the game is over: action {brief(action)} cannot be applied to a terminal state")
         if state is None:
+            if type(action) is not int or not 0 <= action < config.deals:
+                raise ValueError(
+                    f"chance action {brief(action)} is not a deal: the chance node chooses among 0 to {config.deals - 1}"
+                )
             state = new_game(config.rules, action)
             self._play = _Play.after(config, state, _visible_bits(state))
         else:
@@ -425,11 +454,12 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
                     if where == pile_id:
                         pile[i] = card
                 piles[pile_id] = tuple(pile)
-        sample = attrs.evolve(state, piles=tuple(piles))
+        world = attrs.evolve(state, piles=tuple(piles))
+        world._engine[KNOWN] = state._engine[KNOWN]  # the same history: what it made known stays known
         # The tableaux reached earlier in the turn (which revisits=false bars) are
         # known to both players and untouched by the resampling: keep them.
-        sample._engine[SEEN] = state._engine[SEEN]
-        clone._play = play._replace(game=sample)
+        world._engine[SEEN] = state._engine[SEEN]
+        clone._play = play._replace(game=world)
         return clone
 
     def __str__(self) -> str:

@@ -36,6 +36,21 @@ copyright = "the crapette developers"
 release = crapette.__version__
 version = ".".join(release.split(".")[:2])
 
+def _missing(*names: str) -> list[str]:
+    """The modules among ``names`` that cannot be imported here."""
+    missing = []
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name)
+    return missing
+
+
+# The adapters' frameworks are optional: a build with only the docs extra
+# (pip install -e ".[docs]") documents the adapters from mocks of them.
+autodoc_mock_imports = _missing("gymnasium", "pettingzoo", "pyspiel")
+
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.doctest",

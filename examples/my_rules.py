@@ -39,22 +39,28 @@ def main() -> None:
     import random
 
     from crapette import GameRecord, RuleSet, apply_move, legal_moves, new_game, parse_position, parse_record
+    from crapette.bots import GreedyBot
     from crapette.testing import check_ruleset
 
     rules = attrs.evolve(RuleSet.classic(), opponent_tableau_build=DownInSuit(), scoring=ReserveHeavy())
     print("rules:", rules)
+    # Mostly the greedy bot's moves, some at random: uniform random play seldom ends a classic game.
     states = [new_game(rules, seed=3)]
-    rng = random.Random(3)
-    while not states[-1].is_over and len(states) < 600:
-        states.append(apply_move(states[-1], rng.choice(legal_moves(states[-1]))))
+    rng, bot = random.Random(3), GreedyBot()
+    while not states[-1].is_over and len(states) < 2000:
+        state = states[-1]
+        move = bot.choose(state) if rng.random() < 0.9 else rng.choice(legal_moves(state))
+        states.append(apply_move(state, move))
     final = states[-1]
+    assert final.outcome is not None and final.outcome.scores is not None, "the game did not end"
     assert parse_position(str(final)) == final
     record = GameRecord.from_states(states, seed=3)
     assert parse_record(str(record)).replay() == final
     assert parse_record(record.to_json()) == record
-    print(f"played {final.move_count} moves; outcome: {final.outcome}")
+    winner = "a draw" if final.outcome.winner is None else f"player {final.outcome.winner} wins"
+    print(f"played {final.move_count} moves: {winner} ({final.outcome.reason}), scores {final.outcome.scores}")
     print("position and record read back exactly")
-    print(check_ruleset(rules, games=3, max_moves=200))
+    print(check_ruleset(rules, games=3))
 
 
 if __name__ == "__main__":

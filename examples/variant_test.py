@@ -20,9 +20,9 @@ MY_RULES = attrs.evolve(RuleSet.classic(), foundation_plays="optional", stack_mo
 
 
 def test_the_engine_keeps_every_invariant_under_my_rules() -> None:
-    # Random games, every invariant checked after every move.
-    summary = check_ruleset(MY_RULES, games=3, max_moves=300)
-    assert summary.moves == 900
+    # Games played mostly by the greedy bot, every invariant checked after every move.
+    summary = check_ruleset(MY_RULES, games=3)
+    assert summary.finished == 3 and summary.capped == 0
 
 
 @settings(max_examples=30, deadline=None)

@@ -187,6 +187,73 @@ def random_states(rules: RuleSet | str, seed: int, moves: int) -> list[GameState
     return play_random(new_game(rules, seed), moves, random.Random(seed))
 
 
+def with_knowledge(state: GameState, source: GameState) -> GameState:
+    """``state`` knowing what the history of ``source`` made known (the engine's KNOWN slot)."""
+    from crapette._state import KNOWN
+
+    state._engine[KNOWN] = source._engine[KNOWN]
+    return state
+
+
+def permute_unseen(state: GameState, rng: random.Random) -> GameState:
+    """The same game with the cards nobody has seen in another order, knowing what ``state`` knows.
+
+    Only never-seen cards move: those of a hand not formed by a turnover and
+    of a reserve below its known top cards. Followed from the deal (or under
+    rules that do not load both reserves and wastes), each player's
+    never-seen cards are their own and are shuffled among that player's
+    slots; otherwise both players' are shuffled together.
+    """
+    from crapette._state import _known
+
+    h0, h1, k0, k1, dealt = _known(state)
+    hand_known, kept = (h0, h1), (k0, k1)
+    piles = list(state.piles)
+    slots = {p: (len(piles[16 + p]) - kept[p], 0 if hand_known[p] else len(piles[18 + p])) for p in (0, 1)}
+
+    def hidden(p: int) -> list[Card]:
+        below, hand = slots[p]
+        return list(piles[16 + p][:below]) + list(piles[18 + p][:hand])
+
+    def deal(p: int, cards: list[Card]) -> None:
+        below, hand = slots[p]
+        piles[16 + p] = tuple(cards[:below]) + piles[16 + p][below:]
+        if hand:
+            piles[18 + p] = tuple(cards[below : below + hand])
+
+    if not dealt and len(state.rules.load_targets) == 2:
+        pool = hidden(0) + hidden(1)
+        rng.shuffle(pool)
+        split = sum(slots[0])
+        deal(0, pool[:split])
+        deal(1, pool[split:])
+    else:
+        for p in (0, 1):
+            cards = hidden(p)
+            rng.shuffle(cards)
+            deal(p, cards)
+    twin = GameState(state.rules, tuple(piles), state.current_player, state.move_count,
+                     state.drawn, state.passes, state.exhausted, state.played, state.counters)
+    return with_knowledge(twin, state)
+
+
+def draw_or_end(state: GameState) -> Move:
+    """Draw, end the turn or pass when legal, else the first legal move."""
+    moves = legal_moves(state)
+    return next((m for m in moves if isinstance(m, (Draw, EndTurn, Pass))), moves[0])
+
+
+def turned_over(rules: RuleSet | str, seed: int) -> tuple[GameState, GameState]:
+    """(the state just before player 0's first turnover of the waste, the state just after it)."""
+    state = new_game(rules, seed=seed)
+    while True:
+        move = draw_or_end(state)
+        after = apply_move(state, move)
+        if isinstance(move, Draw) and state.current_player == 0 and not state.hands[0]:
+            return state, after
+        state = after
+
+
 def moves_text(state: GameState) -> list[str]:
     """The legal moves of ``state`` in notation, in order."""
     return [str(m) for m in legal_moves(state)]

@@ -6,7 +6,7 @@ import pickle
 import random
 
 import pytest
-from conftest import any_rules, examples, make_state, run
+from conftest import any_rules, examples, make_state, permute_unseen, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +22,7 @@ from crapette import (
     view,
 )
 from crapette.bots import (
+    PlanningBot,
     BOT_NAMES,
     LEVELS,
     Bot,
@@ -55,37 +56,8 @@ def positions(rules: RuleSet, seed: int, count: int, every: int = 7) -> list[Gam
 
 
 def permute_hidden(state: GameState, rng: random.Random) -> GameState:
-    """The same position with the face-down cards in another order.
-
-    Classic rules may put either deck's cards anywhere face down, so all the
-    face-down cards of both players are shuffled together; otherwise each
-    player's own face-down cards (reserve below the top, and hand) are.
-    """
-    piles = list(state.piles)
-    sizes = {p: (len(piles[16 + p]) - 1 if piles[16 + p] else 0, len(piles[18 + p])) for p in (0, 1)}
-
-    def hidden(p: int) -> list:
-        return list(piles[16 + p][:-1]) + list(piles[18 + p])
-
-    def deal(p: int, cards: list) -> None:
-        below, hand = sizes[p]
-        top = piles[16 + p][-1:]
-        piles[16 + p] = tuple(cards[:below]) + top
-        piles[18 + p] = tuple(cards[below : below + hand])
-
-    if len(state.rules.load_targets) == 2:
-        pool = hidden(0) + hidden(1)
-        rng.shuffle(pool)
-        split = sum(sizes[0])
-        deal(0, pool[:split])
-        deal(1, pool[split:])
-    else:
-        for p in (0, 1):
-            cards = hidden(p)
-            rng.shuffle(cards)
-            deal(p, cards)
-    return GameState(state.rules, tuple(piles), state.current_player, state.move_count,
-                     state.drawn, state.passes, state.exhausted, state.played)
+    """The same game with the cards nobody has seen in another order (see conftest.permute_unseen)."""
+    return permute_unseen(state, rng)
 
 
 def bots_under_test() -> list[Bot]:
@@ -321,10 +293,10 @@ def test_greedy_bot_moves_a_card_between_tableau_piles_to_uncover_a_foundation_p
 
 def test_make_bot_knows_every_bot_name() -> None:
     assert [type(make_bot(name)).__name__ for name in BOT_NAMES] == [
-        "RandomBot", "GreedyBot", "SearchBot", "TreeSearchBot", "TreeSearchBot", "TreeSearchBot",
+        "RandomBot", "GreedyBot", "PlanningBot", "PlanningBot", "PlanningBot", "PlanningBot",
     ]
-    assert make_bot(" Search ", seed=4) == SearchBot(seed=4)
-    assert make_bot("search:Strong", seed=4) == TreeSearchBot(seed=4, playouts=LEVELS["strong"])
+    assert make_bot(" Search ", seed=4) == PlanningBot.at_level("normal", seed=4)
+    assert make_bot("search:Strong", seed=4) == PlanningBot(seed=4, playouts=LEVELS["strong"])
     with pytest.raises(ValueError, match="unknown bot 'alpha'"):
         make_bot("alpha")
 
@@ -380,8 +352,10 @@ def test_every_bot_plays_whole_games_legally_under_both_presets() -> None:
 
 
 def test_tree_search_levels_grow_with_their_budgets() -> None:
-    assert LEVELS["easy"] < LEVELS["normal"] < LEVELS["strong"]
-    assert [TreeSearchBot.at_level(name).playouts for name in LEVELS] == list(LEVELS.values())
+    from crapette._ismcts import LEVELS as TREE_LEVELS
+
+    assert TREE_LEVELS["easy"] < TREE_LEVELS["normal"] < TREE_LEVELS["strong"]
+    assert [TreeSearchBot.at_level(name).playouts for name in TREE_LEVELS] == list(TREE_LEVELS.values())
 
 
 def test_tree_search_is_reproducible_for_a_playout_budget() -> None:

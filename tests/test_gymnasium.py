@@ -237,7 +237,7 @@ def test_bad_arguments_are_refused() -> None:
 
 def test_reset_options_are_checked_naming_the_bad_key() -> None:
     env = CrapetteEnv()
-    with pytest.raises(TypeError, match="reset\\(\\) options must be a dict .* got list"):
+    with pytest.raises(TypeError, match="reset\\(\\) options must be a dict .* got \\[1\\]"):
         env.reset(options=[1])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown reset\\(\\) option 'seet' \\(did you mean 'seat'\\?\\)"):
         env.reset(options={"seet": 1})
@@ -451,3 +451,22 @@ def test_the_training_recipe_trains_saves_and_plays_as_a_bot(tmp_path: Path, mon
     assert clone.choose(state) == bot.choose(state)
     report = simulate(attrs.evolve(RuleSet.classic(), revisits=False), [bot, RandomBot()], games=2, max_moves=300)
     assert report.games == 2
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ([1], TypeError, r"reset\(\) options must be a dict"),
+        ("deal", TypeError, r"reset\(\) options must be a dict"),
+        ({"player": 1}, ValueError, r"unknown reset\(\) option 'player': the options are 'deal'"),
+        ({"Deal": 3}, ValueError, r"unknown reset\(\) option 'Deal' \(did you mean 'deal'\?\)"),
+        ({"deal": "3"}, ValueError, r'options\["deal"\] \(a deal number'),
+    ],
+)
+def test_reset_options_that_are_not_a_dict_or_hold_an_unknown_key_are_refused(
+    options: object, error: type[Exception], message: str
+) -> None:
+    env = CrapetteEnv()
+    with pytest.raises(error, match=message):
+        env.reset(options=options)  # type: ignore[arg-type]
+    assert env.reset(options={"deal": 3})[1] == {"deal": 3, "seat": 0}

@@ -182,3 +182,9 @@ def test_a_huge_part_text_is_refused_before_it_is_split() -> None:
     with pytest.raises((ParseError, InvalidRulesError), match="at most"):
         attrs.evolve(CASUAL, endings=["no-progress:" + "9" * 1000])
     assert make_state(CASUAL, reserves={0: "5C0", 1: "5D1"}).rules is CASUAL
+
+
+def test_apply_move_of_a_text_names_apply_move_not_explain_illegal() -> None:
+    state = new_game(RuleSet.casual(), seed=1)
+    with pytest.raises(TypeError, match=r"^apply_move\(\) expects a Play, MoveStack, Draw, EndTurn or Pass, got str .*parse_move"):
+        apply_move(state, "T1-T0")  # type: ignore[arg-type]

@@ -356,3 +356,35 @@ def test_action_strings_use_the_move_notation() -> None:
     action = move_to_action(parse_move("R0-T5"))
     assert state.action_to_string(0, action) == "R0-T5"
     assert str(state) == str(state.game_state)
+
+
+def test_apply_action_on_a_terminal_state_is_refused() -> None:
+    game = pyspiel.load_game("crapette", {"rules": "casual", "deals": 4, "max_moves": 10})
+    state = game.new_initial_state()
+    state.apply_action(1)
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert state.game_state.move_count == 10
+    with pytest.raises(ValueError, match="the game is over: action 0 cannot be applied to a terminal state"):
+        state.apply_action(0)
+    assert state.game_state.move_count == 10
+
+
+@pytest.mark.parametrize("action", [10**9, 65536])
+def test_a_chance_action_out_of_range_is_refused(action: int) -> None:
+    state = pyspiel.load_game("crapette").new_initial_state()
+    with pytest.raises(ValueError, match=rf"chance action {action} is not a deal: the chance node chooses among 0 to 65535"):
+        state.apply_action(action)
+    assert state.is_chance_node()
+
+
+@pytest.mark.parametrize(("name", "value"), [("deals", 2**40), ("max_moves", 10**12), ("deals", 2**20 + 1)])
+def test_deals_or_max_moves_beyond_what_openspiel_holds_are_a_clear_error(name: str, value: int) -> None:
+    from crapette.openspiel import MAX_DEALS, MAX_MOVES
+
+    high = {"deals": MAX_DEALS, "max_moves": MAX_MOVES}[name]
+    with pytest.raises(ValueError, match=rf"{name} must be at most {high:,}, got {value}"):
+        CrapetteGame({name: value})
+    with pytest.raises(TypeError, match=f"{name} must be an int"):
+        CrapetteGame({name: float(value)})
+    assert CrapetteGame({name: high}).max_game_length() >= 1

@@ -39,6 +39,8 @@ from crapette.pettingzoo import AGENTS, env, raw_env  # noqa: E402
 DICT_OBSERVATION_WARNINGS = {
     "Observation is not a NumPy array",
     "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete",
+    # api_test checks that reset takes options by passing one no environment knows.
+    "reset() ignores the unknown option 'options': the only option is 'deal' (a deal number)",
 }
 
 
@@ -252,7 +254,7 @@ def test_rules_may_be_a_ruleset_or_a_text() -> None:
 
 def test_reset_options_are_checked() -> None:
     game = raw_env()
-    with pytest.raises(TypeError, match="reset\\(\\) options must be a dict .* got list"):
+    with pytest.raises(TypeError, match="reset\\(\\) options must be a dict .* got \\[1\\]"):
         game.reset(options=[1])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown reset\\(\\) option 'dael' \\(did you mean 'deal'\\?\\)"):
         game.reset(options={"dael": 3})
@@ -318,3 +320,28 @@ def test_self_play_loop_with_one_policy_for_both_agents() -> None:
         action = None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[0])
         game.step(action)
     assert sum(totals.values()) == 0 and -1 <= totals["player_0"] <= 1
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ([1], TypeError, r"reset\(\) options must be a dict"),
+        ({"deal": -1}, ValueError, r'options\["deal"\] \(a deal number'),
+    ],
+)
+def test_reset_options_that_are_not_a_dict_or_a_bad_deal_are_refused(
+    options: object, error: type[Exception], message: str
+) -> None:
+    game = raw_env()
+    with pytest.raises(error, match=message):
+        game.reset(options=options)  # type: ignore[arg-type]
+    game.reset(options={"deal": 3})
+    assert game.deal == 3
+
+
+def test_an_unknown_reset_option_is_named_in_a_warning_not_silently_ignored() -> None:
+    # Not an error: PettingZoo's api_test resets with options={"options": 1}.
+    game = raw_env()
+    with pytest.warns(UserWarning, match=r"unknown reset\(\) option 'seat': the options are 'deal' .*; it is ignored"):
+        game.reset(options={"seat": 1, "deal": 5})
+    assert game.deal == 5

@@ -1185,3 +1185,23 @@ def test_section13_every_option_is_independent(preset: str, name: str, value: An
         assert state.rules is rules
         validate(state)
     assert state.is_over == (state.outcome is not None) == (legal_moves(state) == ())
+
+
+def test_the_move_counts_bound_ends_the_game_as_a_move_limit_does() -> None:
+    """docs/rules.rst, the library's own decisions: no state the engine makes has a count past MAX_NUMBER."""
+    from crapette import MAX_NUMBER, parse_position, validate
+
+    for rules in (CLASSIC, attrs.evolve(CASUAL, move_limit=None)):
+        state = attrs.evolve(new_game(rules, seed=3), move_count=MAX_NUMBER - 1)
+        assert state.outcome is None
+        after = apply_move(state, legal_moves(state)[0])
+        assert after.move_count == MAX_NUMBER
+        assert after.outcome is not None and after.outcome.reason is EndReason.MOVE_LIMIT
+        assert (after.outcome.scores is None) == (rules.scoring is None)
+        assert legal_moves(after) == ()
+        validate(after)
+        assert parse_position(str(after)) == after
+        assert parse_position(str(after)).outcome == after.outcome
+    # A position at the bound is over however it is made.
+    at_bound = attrs.evolve(new_game(CLASSIC, seed=3), move_count=MAX_NUMBER)
+    assert at_bound.outcome is not None and at_bound.outcome.reason is EndReason.MOVE_LIMIT

@@ -357,6 +357,8 @@ def test_a_state_unpickles_through_the_raw_constructor_and_old_pickles_still_loa
 
     state = new_game(CASUAL, 2)
     rebuild, args = state.__reduce__()
-    assert rebuild is _state._raw_state and len(args) == len(attrs.fields(GameState)) + 1
-    # Pickles made before the raw constructor name _restore, with the same arguments.
-    assert _state._restore(*args) == state == pickle.loads(pickle.dumps(state))
+    fields = len(attrs.fields(GameState))
+    # The fields, the outcome, three engine indexes left to rebuild, and what the history made known.
+    assert rebuild is _state._raw_state and len(args) == fields + 5
+    # Pickles made before the raw constructor name _restore, with the fields and the outcome.
+    assert _state._restore(*args[: fields + 1]) == state == pickle.loads(pickle.dumps(state))

@@ -282,3 +282,29 @@ def test_testing_module_needs_no_hypothesis(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(crapette, "testing", sys.modules["crapette"].testing)
     fresh = importlib.import_module("crapette.testing")
     assert fresh.check_ruleset("casual", games=1, max_moves=5).moves == 5
+
+
+def test_check_ruleset_with_its_defaults_finishes_classic_games_and_says_how_many_were_capped() -> None:
+    summary = check_ruleset("classic", games=2, seed=40)  # the defaults but the number of games
+    assert summary.finished == 2 and summary.capped == 0
+    assert str(summary) == f"2 games checked ({summary.moves} moves): 2 ended, 0 capped by max_moves"
+    uniform = check_ruleset("classic", games=1, max_moves=300, seed=40, greedy=0, illegal_samples=0)
+    assert (uniform.finished, uniform.capped) == (0, 1)
+    assert str(uniform).endswith("0 ended, 1 capped by max_moves")
+    for bad, error in ((1.5, ValueError), (-0.1, ValueError), ("0.5", TypeError), (True, TypeError)):
+        with pytest.raises(error, match="greedy must be"):
+            check_ruleset("classic", games=1, greedy=bad)  # type: ignore[arg-type]
+
+
+def test_the_my_rules_example_shows_a_finished_scored_game() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        [sys.executable, "examples/my_rules.py"], capture_output=True, text=True, timeout=300, cwd=root
+    )
+    assert result.returncode == 0, result.stderr
+    assert "wins (emptied), scores (" in result.stdout or "stalemate" in result.stdout, result.stdout
+    assert "3 ended, 0 capped by max_moves" in result.stdout

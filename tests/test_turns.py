@@ -26,9 +26,12 @@ from crapette import (
     legal_moves,
     new_game,
     parse_move,
+    parse_position,
     reveals,
+    view,
     turn_ends,
 )
+from conftest import draw_or_end, random_states, turned_over, with_knowledge
 from crapette._engine import pile_groups
 from crapette.bots import GreedyBot
 from crapette.strategies import game_states, presets, rulesets
@@ -48,7 +51,12 @@ def _canonical(state: GameState) -> tuple[object, ...]:
 
 
 def _keeps_turn_unrevealed(state: GameState, move: object) -> bool:
-    return isinstance(move, (Play, MoveStack)) and not reveals(state, move)
+    if isinstance(move, (Play, MoveStack)):
+        return not reveals(state, move)
+    if isinstance(move, Draw) and not reveals(state, move):
+        child = apply_move(state, move)
+        return child.current_player == state.current_player or child.is_over
+    return False
 
 
 def _slow_reachable(state: GameState, cap: int) -> set[tuple[object, ...]] | None:
@@ -75,9 +83,42 @@ def _slow_reachable(state: GameState, cap: int) -> set[tuple[object, ...]] | Non
 # -- reveals ---------------------------------------------------------------
 
 
-def test_reveals_a_draw_always_reveals_a_card() -> None:
+def test_reveals_a_draw_from_a_hand_never_turned_over_reveals_a_card() -> None:
     state = new_game("classic", seed=7)
     assert reveals(state, Draw())
+    assert reveals(parse_position(str(turned_over("classic", 1)[1])), Draw())  # built from its fields
+
+
+@pytest.mark.parametrize("rules", ["classic", "casual"])
+def test_reveals_a_draw_that_turns_the_waste_over_reveals_nothing(rules: str) -> None:
+    before, _ = turned_over(rules, 1)
+    assert not before.hands[0] and before.wastes[0]
+    assert not reveals(before, Draw())
+
+
+@pytest.mark.parametrize("rules", ["classic", "casual"])
+def test_reveals_a_draw_from_a_hand_formed_by_a_turnover_reveals_nothing(rules: str) -> None:
+    _, state = turned_over(rules, 1)
+    checked = 0
+    while state.hands[0]:
+        if state.current_player == 0 and Draw() in legal_moves(state):
+            assert not reveals(state, Draw())
+            checked += 1
+        state = apply_move(state, draw_or_end(state))
+    assert checked > 3
+
+
+def test_reveals_a_reserve_play_uncovering_a_known_card_reveals_nothing() -> None:
+    checked = 0
+    for seed in range(8):
+        for state in random_states("classic", seed, 3000):
+            p = state.current_player
+            known = len(view(state).known_reserve_cards[p])
+            for move in legal_moves(state):
+                if isinstance(move, Play) and move.source.id == R0 + p and len(state.reserves[p]) > 1:
+                    assert reveals(state, move) == (known < 2)
+                    checked += known >= 2
+    assert checked
 
 
 def test_reveals_a_reserve_play_reveals_the_next_reserve_card_only_when_one_lies_under_it() -> None:
@@ -94,6 +135,59 @@ def test_reveals_tableau_waste_end_turn_and_pass_reveal_nothing() -> None:
 
 
 # -- turn_ends -------------------------------------------------------------
+
+
+def _known_hand_draws(count: int) -> list[GameState]:
+    """States whose player to move may draw a card from a known hand that can be played."""
+    found: list[GameState] = []
+    for seed in range(20):
+        state = turned_over("classic", seed)[1]
+        while not state.is_over and state.move_count < 600:
+            if Draw() in legal_moves(state) and not reveals(state, Draw()) and state.hands[state.current_player]:
+                if apply_move(state, Draw()).current_player == state.current_player:
+                    found.append(state)
+                    if len(found) == count:
+                        return found
+            state = apply_move(state, draw_or_end(state))
+    return found
+
+
+def test_turn_ends_go_on_after_a_draw_from_a_known_hand_whose_card_can_be_played() -> None:
+    states = _known_hand_draws(3)
+    assert len(states) == 3
+    for state in states:
+        ends = turn_ends(state)
+        after = apply_move(state, Draw())
+        assert any(e.moves[:1] == (Draw(),) for e in ends)
+        assert _canonical(after) in {_canonical(e.state) for e in ends}
+        _assert_sound(state, ends)
+
+
+def test_turn_ends_find_every_position_reachable_without_a_reveal_after_a_turnover() -> None:
+    # The slow search follows the same rule: a Draw from a known hand whose card can be played keeps the turn.
+    checked = drew = 0
+    for seed in range(10):
+        state = turned_over("classic", seed)[1]
+        while not state.is_over and state.move_count < 300 and checked < 25:
+            if Draw() in legal_moves(state) and not reveals(state, Draw()) and state.hands[state.current_player]:
+                slow = _slow_reachable(state, cap=200)
+                if slow is not None:
+                    ends = turn_ends(state)
+                    assert ends.complete and {_canonical(e.state) for e in ends} == slow
+                    checked += 1
+                    drew += any(Draw() in e.moves for e in ends)
+            state = apply_move(state, draw_or_end(state))
+    assert checked >= 15 and drew >= 3, (checked, drew)
+
+
+def test_turn_ends_stop_at_a_draw_whose_card_cannot_be_played() -> None:
+    checked = 0
+    for state in random_states("classic", 2, 3000):
+        if Draw() in legal_moves(state) and not reveals(state, Draw()):
+            if apply_move(state, Draw()).current_player != state.current_player:
+                assert all(e.moves[:1] != (Draw(),) for e in turn_ends(state, limit=50))
+                checked += 1
+    assert checked
 
 
 def test_turn_ends_start_with_the_state_itself() -> None:
@@ -251,10 +345,10 @@ def test_revisits_false_no_position_repeats_within_a_turn(rules: str) -> None:
 def test_revisits_false_removes_no_reachable_end_of_a_turn(state: GameState) -> None:
     free = turn_ends(state, limit=500)
     assume(free.complete)
-    strict = GameState(
+    strict = with_knowledge(GameState(
         attrs.evolve(state.rules, revisits=False), state.piles, state.current_player, state.move_count,
         state.drawn, state.passes, state.exhausted, state.played, state.counters,
-    )
+    ), state)
     assert {_canonical(e.state) for e in turn_ends(strict)} == {
         _canonical(attrs.evolve(e.state, rules=strict.rules)) for e in free
     }

@@ -64,8 +64,18 @@ CARD = re.compile(r"\b[A2-9TJQK][SHDC][01]\b")
 
 
 def hidden_cards(state: GameState) -> set[str]:
-    """The face-down cards of ``state``: each reserve below its top card, and the hands."""
-    return {str(c) for p in (0, 1) for c in state.reserves[p][:-1] + state.hands[p]}
+    """The cards of ``state`` nobody has seen: each reserve below its known top cards, and the
+    hands not formed by turning the waste over (what the game's history made known may be shown)."""
+    from crapette._state import _known
+
+    h0, h1, k0, k1, _ = _known(state)
+    hidden = set()
+    for p, hand_known, kept in ((0, h0, k0), (1, h1, k1)):
+        reserve = state.reserves[p]
+        hidden.update(str(c) for c in reserve[: len(reserve) - kept])
+        if not hand_known:
+            hidden.update(str(c) for c in state.hands[p])
+    return hidden
 
 
 def assert_hides(text: str, state: GameState) -> None:
