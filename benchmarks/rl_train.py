@@ -4,7 +4,8 @@ Run ``python benchmarks/rl_train.py --minutes 20`` (needs the ``train`` extra
 and PyTorch: see ``examples/train_ppo.py``). It trains with the recipe of
 ``examples/train_ppo.py`` (classic rules as the Gymnasium environment plays
 them: ``revisits`` off, a player forfeits at 200 moves in one turn; the
-opponent the random bot; the agent's seat alternating), with PyTorch limited
+opponent the random bot; the agent's seat alternating; the shaping reward of
+weight ``--shaping``, 1 by default), with PyTorch limited
 to one thread, for ``--minutes`` of wall-clock time. ``--minutes 20,40,80``
 trains on to each total in turn and measures at each (the growth with 2x and
 4x the training time); the time spent measuring is not training time.
@@ -148,7 +149,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=100, help="deals per measurement, each played from both seats")
     parser.add_argument("--envs", type=int, default=4)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--shaping", type=float, default=0.0, help="weight of the shaping reward (train_ppo.Shaped)")
+    parser.add_argument(
+        "--shaping", type=float, default=1.0, help="weight of the shaping reward (train_ppo.Shaped; default 1, 0 for none)"
+    )
     parser.add_argument("--save", default=None, help="save the policy here after each stage (NAME-<minutes>.zip)")
     parser.add_argument("--json", default=None, help="write the figures to this file as JSON")
     args = parser.parse_args(argv)

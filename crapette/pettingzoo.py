@@ -143,7 +143,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     >>> game.deal, game.agent_selection
     (1, 'player_0')
     >>> print(game.render().splitlines()[0])
-    classic · move 0 · player 0 to move
+    classic(revisits=false) · move 0 · player 0 to move
     >>> from crapette import move_to_action, parse_move
     >>> game.step(move_to_action(parse_move("T0-F0")))
     Traceback (most recent call last):

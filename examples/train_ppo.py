@@ -11,7 +11,8 @@ Then::
     python examples/train_ppo.py --minutes 20
 
 trains against the random bot in the Gymnasium environment (the agent's seat
-alternating from game to game, PyTorch on one thread), saves the policy to
+alternating from game to game, PyTorch on one thread, a potential-based
+shaping reward of weight ``--shaping``, 1 by default), saves the policy to
 ``crapette_ppo.zip``, and plays 20 games of it against the random bot. Without
 ``--minutes`` or ``--steps`` it trains 1,024 steps into a temporary file and
 plays 2 games: a check that the recipe runs, not a player. The saved policy is a crapette bot: :class:`PPOBot`
@@ -120,7 +121,7 @@ class Shaped(gymnasium.Wrapper):  # type: ignore[type-arg]
         return observation, reward, terminated, truncated, info
 
 
-def make_env(opponent: Any = "random", seed: int = 0, shaping: float = 0.0, **options: Any) -> FlatObservation:
+def make_env(opponent: Any = "random", seed: int = 0, shaping: float = 1.0, **options: Any) -> FlatObservation:
     """One training environment: the agent's seat alternates between games; ``options`` go to CrapetteEnv.
 
     ``shaping`` > 0 adds :class:`Shaped` rewards of that weight.
@@ -194,7 +195,7 @@ def train(
     seed: int = 0,
     opponent: Any = "random",
     self_play: int | None = None,
-    shaping: float = 0.0,
+    shaping: float = 1.0,
     save: str | Path | None = DEFAULT_PATH,
 ) -> MaskablePPO:
     """Train for ``minutes`` of wall-clock time or ``steps`` agent moves (whichever comes first), save, return the model."""
@@ -259,8 +260,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--self-play", type=int, default=None, metavar="K",
                         help="every K steps, a frozen copy of the policy becomes half the opponents")
-    parser.add_argument("--shaping", type=float, default=0.0,
-                        help="weight of the shaping reward (the change in the penalties' difference), 0 for none")
+    parser.add_argument("--shaping", type=float, default=1.0,
+                        help="weight of the shaping reward (the change in the penalties' difference; default 1, 0 for none)")
     parser.add_argument("--save", default=None, help=f"where to save the policy (default {DEFAULT_PATH})")
     parser.add_argument("--games", type=int, default=None, help="games against the random bot afterwards (20)")
     args = parser.parse_args(argv)
