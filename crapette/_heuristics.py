@@ -22,7 +22,7 @@ from .protocol import Crapette
 _F, _T, _R, _W = PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE, PileKind.WASTE
 
 #: How many cards of advantage make a position worth about 73% to the tree
-#: search (the scale of its logistic); :mod:`crapette.analysis` turns values back into cards with it.
+#: search (the scale of its logistic).
 SCALE = 4.0
 
 

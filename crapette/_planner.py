@@ -24,6 +24,7 @@ from ._moves import Draw, EndTurn, Move, Pass
 from ._state import GameState
 from ._turns import TurnEnd, reveals, turn_ends
 from ._view import PublicView, _Dealer, view
+from .protocol import Crapette
 
 __all__ = ["PLANNING_LEVELS", "PlanningBot"]
 
@@ -48,7 +49,7 @@ class PlanningBot:
     each (a draw, a reserve play that uncovers a card, End turn or Pass).
     Each such candidate is played in deals of the unseen cards (the same
     deals for every candidate) and play goes on greedily to the end of the
-    opponent's next turn; the cards left are scored as :class:`SearchBot`
+    opponent's next turn; the cards left are scored as :class:`~crapette.bots.SearchBot`
     scores them. ``playouts`` is shared by successive halving: every
     candidate is tried, the worse half dropped, the rest tried again, so the
     deals go to the best. The bot then plays the moves of the best candidate
@@ -73,6 +74,8 @@ class PlanningBot:
     """
 
     name = "plan"
+    #: The game the bot plays: Crapette, under any rules (each state carries its rules).
+    game = Crapette("classic")
 
     def __init__(self, seed: int = 0, playouts: int = PLANNING_LEVELS["normal"]) -> None:
         self.seed = check_seed(seed)
@@ -82,7 +85,7 @@ class PlanningBot:
 
     @classmethod
     def at_level(cls, level: str, seed: int = 0) -> PlanningBot:
-        """The bot at a named level of :data:`PLANNING_LEVELS`.
+        """The bot at a named level of :data:`~crapette.bots.LEVELS`: ``"easy"``, ``"normal"`` or ``"strong"``.
 
         :raises ValueError: if there is no such level.
         """
@@ -101,10 +104,12 @@ class PlanningBot:
         return hash(("PlanningBot", self.seed, self.playouts))
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"seed": self.seed, "playouts": self.playouts}
+        # The plan travels too: a bot handed to another process and back plays it on.
+        return {"seed": self.seed, "playouts": self.playouts, "plan": self._plan}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["seed"], state["playouts"])  # type: ignore[misc]
+        self._plan.update(state.get("plan", {}))
 
     def choose(self, state: GameState) -> Move:
         """The next move of the bot's plan for the current turn segment.
@@ -130,11 +135,36 @@ class PlanningBot:
             here = apply_move(here, move)
         return path[0]
 
+    def hint(self, state: GameState) -> tuple[Move, ...]:
+        """The moves the bot would play from ``state`` to the end of the turn segment, for a hint.
+
+        The planned path to the best turn end, then the move out of it that
+        reveals a card or ends the turn (or the moves to the end of the game).
+        Only the public view of ``state`` is used, the plan the bot is playing
+        is left as it was, and the same bot gives the same hint for the same view.
+
+        >>> from crapette import new_game
+        >>> hint = PlanningBot(seed=1, playouts=200).hint(new_game("classic", seed=3))
+        >>> " ".join(str(move) for move in hint)
+        'T2-T3 R0-T2'
+
+        :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+        :raises ValueError: if the game is over.
+        """
+        v = checked_view(state)
+        if len(v.legal_moves) == 1:
+            return (v.legal_moves[0],)
+        return self.plan(v)
+
     def plan(self, v: PublicView) -> tuple[Move, ...]:
         """The moves the bot means to play from the position ``v`` shows: to the best end, then out of it."""
         player = v.current_player
         # Every candidate is tried at least twice: a small budget tries the best by the evaluation only.
         paths = segment_paths(v)[: max(8, min(_MAX_CANDIDATES, self.playouts // 2))]
+        if not paths:
+            # No reachable position lets the turn end (only moves between tableau
+            # piles are legal anywhere, ruling R10): there is nothing to plan.
+            return (v.legal_moves[0],)
         if len(paths) == 1 or self.playouts == 0:
             return paths[0]
         dealer = _Dealer(v)

@@ -376,7 +376,7 @@ def _rebuild_error(cls: type[BaseException], args: tuple[Any, ...], state: dict[
 class SimulationError(RuntimeError):
     """:func:`simulate` stopped before playing every game: a game failed, or the executor lost some.
 
-    :attr:`report` holds every game that had finished, :attr:`games` the
+    :attr:`~SimulationError.report` holds every game that had finished, :attr:`~SimulationError.games` the
     games that failed. The error's ``__cause__`` is what went wrong (on an
     executor: the remote traceback, which ends with the original error).
 
@@ -392,12 +392,20 @@ class SimulationError(RuntimeError):
     game 0 (deal 0) failed: RuntimeError: no copies
     (0,) 0
 
+    .. attribute:: report
+       :type: SimulationReport
+
+       The games that had finished when the simulation stopped (fewer than asked), in game order.
+
+    .. attribute:: games
+       :type: tuple[int, ...]
+
+       The numbers of the games that failed.
+
     .. versionadded:: 0.2.0
     """
 
-    #: The games that had finished when the simulation stopped (fewer than asked), in game order.
     report: SimulationReport
-    #: The numbers of the games that failed.
     games: tuple[int, ...]
 
     def __init__(self, message: str, *, report: SimulationReport, games: tuple[int, ...] = ()) -> None:
@@ -411,7 +419,7 @@ class SimulationError(RuntimeError):
 
 
 class BotError(SimulationError):
-    """A bot failed in game :attr:`game`: its ``choose`` raised (the error's ``__cause__``).
+    """A bot failed in game ``game``: its ``choose`` raised (the error's ``__cause__``).
 
     The message names the bot, the game, its deal and the move;
     :attr:`~SimulationError.report` holds the games that had finished.
@@ -473,7 +481,7 @@ class IllegalBotMoveError(BotError, IllegalMoveError):
 
 
 class SimulationInterrupted(KeyboardInterrupt):
-    """:func:`simulate` was interrupted (Ctrl-C): :attr:`report` holds the games that had finished.
+    """:func:`simulate` was interrupted (Ctrl-C): :attr:`~SimulationError.report` holds the games that had finished.
 
     It is a :class:`KeyboardInterrupt`, so code that does not know it stops
     as before, and ``except Exception`` does not catch it.

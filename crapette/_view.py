@@ -78,7 +78,7 @@ class PublicView:
 
     .. versionadded:: 0.1.0
     .. versionchanged:: 0.3.0
-       :attr:`known_hands`, :attr:`known_reserve_cards` and :attr:`from_deal`.
+       ``known_hands``, ``known_reserve_cards`` and ``from_deal``.
     """
 
     #: The rules in force.
@@ -373,7 +373,7 @@ def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     nothing. Known cards stay where they are, known hands in their order. A
     card goes to the other player's reserve or hand only if the rules could
     have put it there (loading) and, for a game followed from its deal
-    (:attr:`PublicView.from_deal`), only if it was seen there, so the result
+    (``PublicView.from_deal``), only if it was seen there, so the result
     is always a valid state. The result knows what ``v`` knows: its view is
     ``v``.
 

@@ -1,116 +1,220 @@
-"""Game analysis: replay a game and mark the moves the tree search considers mistakes, like a chess engine's review.
+"""Game analysis: replay a game turn segment by turn segment and mark the segments the turn planner finds mistaken.
 
-:func:`analyse` searches every position of a record in which the player to
-move had a choice, with :class:`~crapette.bots.TreeSearchBot` seeing what that
-player saw (the public view), and compares the move played with the move the
-search likes best. Each searched move gets a :class:`Review`: both moves, the
-search's value of each, and what the move played cost, as a value and in
-points (cards of penalty: what the classic scoring counts).
+Within a turn a player sees everything that decides a choice until a move
+reveals a card, so the analysis judges whole *turn segments*, as the turn
+planner (:class:`~crapette.bots.PlanningBot`) plays them: a segment is the
+moves a player makes from the start of a turn, or from the move after one
+that revealed a card, up to and including the next move that reveals a card
+(:func:`~crapette.reveals`: a draw, or a reserve play that uncovers the next
+reserve card) or ends the turn (End turn, Pass, a draw that fits nowhere) or
+the game.
 
-A value is the search's estimate, from 0 to 1, for the player who moved:
-0.5 means "as good as the position was", higher is better, and a game won or
-lost is worth 1 or 0. The cost in points reads the same difference back
-through the curve the search uses (a difference of 4 points of advantage makes
-a value of about 0.73).
+For each segment in which the player had a choice, :func:`analyse` lists the
+ways the planner knows to end it (every position the turn could reach without
+a reveal, then every move out of it; see :func:`~crapette.turn_ends`), keeps
+the best ranked of them together with the path the player took, and plays each
+in the same deals of the cards the player could not see, on to the end of the
+opponent's next turn. The best of them is then measured again against the
+player's path in fresh deals, so that the luck of the choice is not counted
+as a mistake. Each segment gets a :class:`Review`: the path played, the best
+path, the value of each and whether the loss makes it a mistake.
+
+A value is in cards of penalty (the classic scoring's count, reserve cards
+double): the opponent's penalty minus the player's, after the opponent's next
+turn, averaged over the deals. A game won in a deal counts 10,000 cards (lost:
+-10,000), so a path that misses a win shows a very large loss.
 
 >>> from crapette import GameRecord
->>> record = GameRecord("classic", seed=3, moves=["T2-T3", "T7-T2"])
->>> marks = analyse(record, bot=TreeSearchBot(seed=1, playouts=300))
->>> [(r.index, str(r.played), str(r.best), r.mistake) for r in marks]
-[(0, 'T2-T3', 'T2-T3', False), (1, 'T7-T2', 'R0-T2', True)]
->>> print(marks[1].note)
-mistake: R0-T2 was better (value ... against ..., about ... points)
+>>> from crapette.bots import PlanningBot
+>>> record = GameRecord("classic", seed=3, moves=["T2-T3", "T3-T2", "draw"])
+>>> (review,) = analyse(record, bot=PlanningBot(seed=1, playouts=300))
+>>> " ".join(map(str, review.played)), review.mistake
+('T2-T3 T3-T2 draw', True)
+>>> print(review.note)
+mistake: T2-T3 R0-T2 was better (... cards against ..., ... lost)
 
 .. versionadded:: 0.2.0
+.. versionchanged:: 0.3.0
+   Judges turn segments with the turn planner, in cards, instead of single
+   moves with the tree search; :attr:`Review.played` and :attr:`Review.best`
+   are paths (tuples of moves) and the threshold is in cards.
 """
 
 from __future__ import annotations
 
-import math
+import warnings
 from collections.abc import Callable, Iterator
 
 import attrs
 
 from ._errors import brief
-from ._heuristics import SCALE
 from ._ismcts import TreeSearchBot
 from ._moves import Move
+from ._planner import PlanningBot, path_values, segment_paths
 from ._record import GameRecord
-from ._engine import legal_moves
+from ._state import GameState
+from ._turns import reveals
+from ._view import view
 
-__all__ = ["Review", "analyse", "reviews"]
+__all__ = ["MISTAKE", "Review", "analyse", "reviews", "segments"]
 
-#: The cost, in value, from which a move counts as a mistake by default.
-MISTAKE = 0.1
+#: The loss, in cards, above which a segment counts as a mistake by default.
+MISTAKE = 2.0
+
+#: The most candidate paths compared in a segment, whatever the budget (the best ranked).
+MAX_CANDIDATES = 200
 
 
-def _points(value: float) -> float:
-    """A value back in points of advantage through the search's logistic curve (0.5 is 0)."""
-    value = min(max(value, 1e-6), 1 - 1e-6)
-    return SCALE * math.log(value / (1 - value))
+def _as_path(moves: Move | tuple[Move, ...] | list[Move]) -> tuple[Move, ...]:
+    return (moves,) if isinstance(moves, Move) else tuple(moves)
+
+
+def _text(path: tuple[Move, ...]) -> str:
+    return " ".join(str(move) for move in path)
 
 
 @attrs.frozen
 class Review:
-    """What the search thought of one move of a game."""
+    """What the turn planner thought of one turn segment of a game.
 
-    #: The move's position in the record's moves (from 0).
+    ``played`` and ``best`` are paths: the moves of the segment, the last one
+    the move that revealed a card or ended the turn. A single move given for
+    either is taken as a path of one move.
+
+    >>> from crapette import parse_move
+    >>> review = Review(3, 0, parse_move("draw"), (parse_move("T0-T1"), parse_move("R0-T0")), -2.5, 1.0, True)
+    >>> [str(m) for m in review.played], review.end, review.cost
+    (['draw'], 3, 3.5)
+    """
+
+    #: The index (from 0) of the segment's first move in the record's moves.
     index: int
     #: The player who moved.
     player: int
-    #: The move played.
-    played: Move
-    #: The move the search likes best (the move played, if it agrees).
-    best: Move
-    #: The search's value of the move played, for the player who moved (0 to 1).
+    #: The moves of the segment as played.
+    played: tuple[Move, ...] = attrs.field(converter=_as_path)
+    #: The best path the planner found (the path played, if none was better).
+    best: tuple[Move, ...] = attrs.field(converter=_as_path)
+    #: The value of the path played for the player who moved, in cards.
     value: float
-    #: The search's value of its best move.
+    #: The value of the best path, in cards.
     best_value: float
-    #: Whether the cost reaches the threshold the analysis was run with.
+    #: Whether the loss is above the threshold the analysis was run with.
     mistake: bool
 
     @property
+    def end(self) -> int:
+        """The index of the segment's last move in the record's moves."""
+        return self.index + len(self.played) - 1
+
+    @property
     def cost(self) -> float:
-        """How much value the move played gave away (0 when it is the best move).
+        """How many cards the path played lost against the best path (0 when it is the best).
 
         >>> from crapette import parse_move
-        >>> Review(3, 0, parse_move("draw"), parse_move("R0-T1"), 0.4, 0.6, True).cost
-        0.2
+        >>> Review(3, 0, parse_move("draw"), parse_move("R0-T1"), -1.0, 1.5, True).cost
+        2.5
         """
         return round(max(0.0, self.best_value - self.value), 6)
 
     @property
     def cost_in_points(self) -> float:
-        """The cost in points of advantage (cards of penalty), read back through the search's curve.
+        """The cost in cards: the same as :attr:`cost` now that values are in cards.
 
-        >>> from crapette import parse_move
-        >>> round(Review(3, 0, parse_move("draw"), parse_move("R0-T1"), 0.4, 0.6, True).cost_in_points, 2)
-        3.24
+        .. deprecated:: 0.3.0
+           Use :attr:`cost`.
         """
-        return max(0.0, _points(self.best_value) - _points(self.value))
+        warnings.warn("Review.cost_in_points is deprecated: use Review.cost (in cards)", DeprecationWarning, 2)
+        return self.cost
 
     @property
     def note(self) -> str:
-        """The mark as a line of text: empty for a good move, else the better move and the cost.
+        """The mark as a line of text: empty for a good segment, else the better path and the loss.
 
         >>> from crapette import parse_move
-        >>> Review(3, 0, parse_move("draw"), parse_move("R0-T1"), 0.4, 0.6, True).note
-        'mistake: R0-T1 was better (value 0.60 against 0.40, about 3.2 points)'
+        >>> Review(3, 0, parse_move("draw"), parse_move("R0-T1"), -1.0, 1.5, True).note
+        'mistake: R0-T1 was better (+1.5 cards against -1.0, 2.5 lost)'
         """
         if not self.mistake:
             return ""
         return (
-            f"mistake: {self.best} was better (value {self.best_value:.2f} against "
-            f"{self.value:.2f}, about {self.cost_in_points:.1f} points)"
+            f"mistake: {_text(self.best)} was better ({self.best_value:+.1f} cards against "
+            f"{self.value:+.1f}, {self.cost:.1f} lost)"
         )
+
+
+def segments(record: GameRecord) -> Iterator[tuple[int, GameState, tuple[Move, ...]]]:
+    """The turn segments of a record: ``(index, state, moves)`` with the first move's index and the state before it.
+
+    A segment ends with a move that reveals a card (:func:`~crapette.reveals`),
+    passes the turn to the other player, or ends the game. Moves at the end
+    of the record that do not end a segment form none.
+
+    >>> from crapette import GameRecord
+    >>> record = GameRecord("classic", seed=3, moves=["T2-T3", "R0-T2", "draw"])
+    >>> [(i, " ".join(map(str, moves))) for i, _, moves in segments(record)]
+    [(0, 'T2-T3 R0-T2'), (2, 'draw')]
+
+    :raises RecordError: when the replay reaches an illegal move (after the
+        segments before it).
+    """
+    if not isinstance(record, GameRecord):
+        raise TypeError(f"segments() expects a GameRecord, got {type(record).__name__}")
+    states = record.states()
+    state = start = next(states)
+    first = 0
+    for index, move in enumerate(record.moves):
+        after = next(states)  # raises RecordError at an illegal move
+        if reveals(state, move) or after.is_over or after.current_player != state.current_player:
+            yield first, start, record.moves[first : index + 1]
+            first, start = index + 1, after
+        state = after
+
+
+def _planner(bot: object) -> PlanningBot:
+    if bot is None:
+        return PlanningBot.at_level("strong")
+    if isinstance(bot, TreeSearchBot):
+        playouts = bot.playouts if bot.playouts is not None else PlanningBot().playouts
+        warnings.warn(
+            "analysing with a TreeSearchBot is deprecated: pass a PlanningBot "
+            f"(PlanningBot(seed={bot.seed}, playouts={playouts}) is used)",
+            DeprecationWarning,
+            3,
+        )
+        return PlanningBot(seed=bot.seed, playouts=playouts)
+    if not isinstance(bot, PlanningBot):
+        raise TypeError(f"bot must be a PlanningBot, got {brief(bot)}")
+    return bot
+
+
+def _judge(state: GameState, played: tuple[Move, ...], bot: PlanningBot, threshold: float) -> tuple[tuple[Move, ...], float, float, bool] | None:
+    """The best path, its value, the value of ``played`` and whether it is a mistake; None without a choice."""
+    v = view(state)
+    paths = segment_paths(v)
+    if len(paths) <= 1:
+        return None
+    budget = bot.playouts
+    keep = min(len(paths), MAX_CANDIDATES, max(8, budget // 40))
+    candidates = [played] + [p for p in paths[:keep] if p != played]
+    worlds = max(4, budget // (2 * len(candidates)))
+    values = path_values(v, candidates, worlds, bot.seed)
+    best = max(range(len(candidates)), key=lambda i: (values[i], i == 0))
+    if best == 0:
+        return played, values[0], values[0], False
+    # Measured again in fresh deals: the luck that made it the best of many is not a loss.
+    again = path_values(v, [played, candidates[best]], max(8, budget // 4), bot.seed + 1)
+    if again[1] <= again[0]:
+        return played, again[0], again[0], False
+    return candidates[best], again[1], again[0], again[1] - again[0] > threshold
 
 
 def reviews(
     record: GameRecord,
     *,
-    bot: TreeSearchBot | None = None,
+    bot: PlanningBot | TreeSearchBot | None = None,
     threshold: float = MISTAKE,
-    every_move: int = 4,
+    every_move: int | None = None,
     players: int | None = None,
 ) -> Iterator[Review]:
     """The reviews of :func:`analyse` one at a time, as they are made (for progress reports).
@@ -118,83 +222,79 @@ def reviews(
     The arguments are those of :func:`analyse`.
 
     >>> from crapette import GameRecord
-    >>> record = GameRecord("classic", seed=3, moves=["T2-T3", "T7-T2"])
-    >>> [(r.index, r.player) for r in reviews(record, bot=TreeSearchBot(seed=1, playouts=50))]
-    [(0, 0), (1, 0)]
-    >>> list(reviews(record, bot=TreeSearchBot(seed=1, playouts=50), players=1))  # player 1 has not moved
+    >>> from crapette.bots import PlanningBot
+    >>> record = GameRecord("classic", seed=3, moves=["T2-T3", "T3-T2", "draw"])
+    >>> [(r.index, r.player, r.end) for r in reviews(record, bot=PlanningBot(seed=1, playouts=50))]
+    [(0, 0, 2)]
+    >>> list(reviews(record, bot=PlanningBot(seed=1, playouts=50), players=1))  # player 1 has not moved
     []
 
     :raises RecordError: when the replay reaches an illegal move (after the
-        reviews of the moves before it).
+        reviews of the segments before it).
     """
     if not isinstance(record, GameRecord):
         raise TypeError(f"analyse() expects a GameRecord, got {type(record).__name__}")
-    searcher = TreeSearchBot.at_level("strong") if bot is None else bot
-    if not isinstance(searcher, TreeSearchBot):
-        raise TypeError(f"bot must be a TreeSearchBot, got {brief(searcher)}")
-    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0 <= threshold <= 1:
-        raise ValueError(f"threshold must be a number from 0 to 1, got {brief(threshold)}")
-    if not isinstance(every_move, int) or isinstance(every_move, bool) or not 0 <= every_move <= 1000:
-        raise ValueError(f"every_move must be an int from 0 to 1000, got {brief(every_move)}")
+    planner = _planner(bot)
+    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0 <= threshold <= 1e6:
+        raise ValueError(f"threshold must be a number of cards from 0 to 1e6, got {brief(threshold)}")
+    if every_move is not None:
+        warnings.warn("every_move is deprecated and ignored: the analysis compares whole turn segments",
+                      DeprecationWarning, 2)
     if players is not None and (type(players) is not int or players not in (0, 1)):
         raise ValueError(f"players must be None, 0 or 1, got {brief(players)}")
-    states = record.states()
-    state = next(states)
-    for index, move in enumerate(record.moves):
-        after = next(states)  # raises RecordError at an illegal move
-        if (players is None or state.current_player == players) and len(legal_moves(state)) > 1:
-            result = searcher.search(state, every_move=every_move)
-            value = result.value_of(move)
-            best = result.moves[0]
-            if best.value < value:  # the move played scored better than the one chosen: no cost
-                best_move, best_value = move, value
-            else:
-                best_move, best_value = best.move, best.value
-            yield Review(
-                index,
-                state.current_player,
-                move,
-                best_move,
-                value,
-                best_value,
-                best_move != move and best_value - value >= threshold,
-            )
-        state = after
+    for index, state, played in segments(record):
+        if players is not None and state.current_player != players:
+            continue
+        judged = _judge(state, played, planner, threshold)
+        if judged is not None:
+            best, best_value, value, mistake = judged
+            yield Review(index, state.current_player, played, best, value, best_value, mistake)
 
 
 def analyse(
     record: GameRecord,
     *,
-    bot: TreeSearchBot | None = None,
+    bot: PlanningBot | TreeSearchBot | None = None,
     threshold: float = MISTAKE,
-    every_move: int = 4,
+    every_move: int | None = None,
     players: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Review, ...]:
-    """Review every move of ``record`` made where the player had a choice.
+    """Review every turn segment of ``record`` in which the player had a choice.
 
-    ``bot`` is the search to judge with: the strong level by default (about
-    half a second a position); pass ``TreeSearchBot.at_level("normal")`` for a
-    quicker look. Each position
-    is searched with every legal move tried at least ``every_move`` times, so
-    that the move played has a value even if the search would not have tried
-    it. A move is a mistake when the search's best move is worth at least
-    ``threshold`` more (in value, 0 to 1). ``players`` limits the review to
-    one player's moves (0 or 1). ``progress(done, total)`` is called after
-    each move reviewed, if given, with the moves of the record replayed so far.
+    ``bot`` is the planner to judge with, and gives the budget of playouts
+    and the seed: :class:`~crapette.bots.PlanningBot` at the strong level by
+    default (8,000 playouts a segment, about a second); pass
+    ``PlanningBot.at_level("normal")`` for a quicker look. In each segment the
+    best ranked ways to end it (one for each 40 playouts, at least 8 and at
+    most :data:`MAX_CANDIDATES`) and the player's path are played in the same
+    deals (half the budget), then the best of them and the player's path
+    again in fresh deals (the other half). A segment is a mistake when the
+    best path is worth more than ``threshold`` cards more than the player's.
+    ``players`` limits the review to one player's segments (0 or 1).
+    ``progress(done, total)`` is called after each segment reviewed, if given,
+    with the moves of the record replayed so far. The same arguments always
+    give the same reviews.
+
+    .. deprecated:: 0.3.0
+       A :class:`~crapette.bots.TreeSearchBot` as ``bot`` (its seed and
+       playouts make the planner) and ``every_move`` (ignored).
 
     :raises RecordError: when the replay reaches an illegal move.
     :raises TypeError: if ``record`` is not a :class:`~crapette.GameRecord` or
-        ``bot`` not a :class:`~crapette.bots.TreeSearchBot`.
-    :raises ValueError: if ``threshold`` is not from 0 to 1, ``every_move`` is
-        out of range or ``players`` is not None, 0 or 1.
+        ``bot`` not a :class:`~crapette.bots.PlanningBot`.
+    :raises ValueError: if ``threshold`` is not a number of cards from 0 to
+        1e6 or ``players`` is not None, 0 or 1.
     """
     if not isinstance(record, GameRecord):
         raise TypeError(f"analyse() expects a GameRecord, got {type(record).__name__}")
     out = []
     total = len(record.moves)
-    for review in reviews(record, bot=bot, threshold=threshold, every_move=every_move, players=players):
+    if every_move is not None:
+        warnings.warn("every_move is deprecated and ignored: the analysis compares whole turn segments",
+                      DeprecationWarning, 2)
+    for review in reviews(record, bot=bot, threshold=threshold, players=players):
         out.append(review)
         if progress is not None:
-            progress(review.index + 1, total)
+            progress(review.end + 1, total)
     return tuple(out)

@@ -47,9 +47,9 @@ from ._heuristics import FOUNDATION, checked_view, greedy_choice, greedy_scores,
 from ._ismcts import MoveValue, SearchResult, TreeSearchBot
 from ._planner import PLANNING_LEVELS as LEVELS
 from ._planner import PlanningBot
-from ._moves import Move
-from ._state import GameState
-from ._view import _Dealer, determinize
+from ._moves import Move, MoveStack, Play
+from ._state import GameState, PileKind
+from ._view import PublicView, _Dealer, determinize, view
 from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
 from .protocol import seeded_rng as game_rng
 
@@ -65,6 +65,7 @@ __all__ = [
     "LEVELS",
     "determinize",
     "make_bot",
+    "choose_remembering",
     "BOT_NAMES",
 ]
 
@@ -145,6 +146,7 @@ class _GameBot(Generic[StateT, MoveT]):
         # A module does not pickle: it travels as its name (crapette.protocol).
         state = dict(self.__dict__)
         state["game"] = _portable(state.get("game"))
+        state.pop("_turn", None)  # what a search bot remembers of the current turn stays behind
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -403,6 +405,9 @@ class SearchBot(_GameBot[StateT, MoveT]):
         if len(moves) == 1:
             return moves[0]
         dealer = _Dealer(v)
+        moves = self._unvisited(v, dealer, moves)
+        if len(moves) == 1:
+            return moves[0]
         greedy = greedy_scores(dealer.deal(None), moves)
         if min(greedy) >= FOUNDATION:
             # Only foundation plays (compulsory moves): the greedy order among them will do.
@@ -421,6 +426,21 @@ class SearchBot(_GameBot[StateT, MoveT]):
         ]
         return moves[values.index(max(values))]
 
+    def _unvisited(self, v: PublicView, dealer: _Dealer, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+        """``moves`` less those that lead back to a position the bot had earlier in this turn."""
+        here = _position_key(v)
+        turn: set[tuple[Any, ...]] = self.__dict__.setdefault("_turn", set())
+        if not turn or next(iter(turn))[0] != v.current_player or len(turn) > 10_000:
+            turn.clear()
+        turn.add(here)
+        base = dealer.deal(None)
+        kept = tuple(
+            m
+            for m in moves
+            if not (_between_tableau_piles(m) and _position_key(view(apply_move(base, m))) in turn)
+        )
+        return kept or moves
+
     def _choose_in(self, game: CardGame[StateT, MoveT, Any], state: StateT) -> MoveT:
         _check_game_state(game, state)
         moves = game.legal_moves(state)
@@ -438,6 +458,39 @@ class SearchBot(_GameBot[StateT, MoveT]):
         # A tie is broken at random: the first move in legal order may be one that changes nothing.
         best = max(totals)
         return moves[rng.choice([i for i, total in enumerate(totals) if total == best])]
+
+
+def _position_key(v: PublicView) -> tuple[Any, ...]:
+    """The position a view shows, but for the move count: the player to move first."""
+    return (
+        v.current_player, v.drawn, v.passes, v.exhausted, v.played, v.foundations, v.tableau,
+        v.reserve_tops, v.reserve_sizes, v.hand_sizes, v.wastes,
+    )
+
+
+def _between_tableau_piles(move: Move) -> bool:
+    """True for the only moves that can lead back to a position within a turn."""
+    if type(move) is MoveStack:
+        return True
+    return type(move) is Play and move.source.kind is PileKind.TABLEAU and move.target.kind is PileKind.TABLEAU
+
+
+def choose_remembering(bot: Bot, state: GameState) -> tuple[Move, Bot]:
+    """``bot.choose(state)``, and the bot itself as it is after choosing.
+
+    For frontends that run a bot in another process (a worker pool pickles
+    the bot for every call): keep the bot that comes back, and a bot that
+    remembers its turn (:class:`PlanningBot`'s plan, :class:`SearchBot`'s
+    positions) plays on as it would in one process.
+
+    >>> from crapette import new_game
+    >>> move, bot = choose_remembering(PlanningBot(seed=1, playouts=50), new_game("classic", seed=4))
+    >>> type(bot).__name__, move == PlanningBot(seed=1, playouts=50).choose(new_game("classic", seed=4))
+    ('PlanningBot', True)
+
+    .. versionadded:: 0.3.0
+    """
+    return bot.choose(state), bot
 
 
 #: The names :func:`make_bot` knows: in Crapette, ``search`` and the ``search:LEVEL`` names are

@@ -85,6 +85,7 @@ _EXTERNAL = (
     r"(gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?",
     # Type variables and the option kinds, which are internal.
     r"crapette\._(parts|options)\.(_P|P|E|T|Kind)",
+    r"crapette\.(gamekit|bots|protocol)\.(StateT|MoveT|_StateIn|_MoveOut)",
     # Bare names that annotations leave unqualified.
     r"(Any|Callable|Iterable|Iterator|Sequence|Mapping|MutableMapping|Generator|Optional|"
     r"Union|Literal|Protocol|TypeVar|Self|ClassVar|Final|Executor|Future|Random|Path|"

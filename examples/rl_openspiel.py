@@ -8,9 +8,11 @@ tree and ends with a rollout. OpenSpiel's ``mcts.RandomRolloutEvaluator``
 would do; the evaluator below plays its random rollouts with the crapette
 engine itself, outside pyspiel, which is several times faster. A move limit of
 150 keeps the game short: the classic scoring then settles it by the cards
-each side has left.
+each side has left. ``--simulations N`` sets the IS-MCTS bot's simulations
+per move (40 by default; the test suite runs fewer).
 """
 
+import argparse
 import random
 
 import numpy as np
@@ -40,9 +42,14 @@ class EngineRollouts(mcts.Evaluator):
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--simulations", type=int, default=40, help="IS-MCTS simulations per move (default 40)")
+    simulations = parser.parse_args().simulations
     game = pyspiel.load_game("crapette", {"rules": "classic(move_limit=150)"})
     bots = [
-        ismcts.ISMCTSBot(game, EngineRollouts(1), uct_c=2.0, max_simulations=40, random_state=np.random.RandomState(2)),
+        ismcts.ISMCTSBot(
+            game, EngineRollouts(1), uct_c=2.0, max_simulations=simulations, random_state=np.random.RandomState(2)
+        ),
         pyspiel.make_uniform_random_bot(1, 3),
     ]
     state = game.new_initial_state()

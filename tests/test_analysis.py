@@ -1,62 +1,138 @@
-"""crapette.analysis: the tree search reviews a game and marks its mistakes."""
+"""crapette.analysis: the turn planner reviews a game turn segment by turn segment and marks its mistakes."""
 
 from __future__ import annotations
 
 import pytest
 
-from crapette import GameRecord, RecordError, legal_moves, new_game
-from crapette.analysis import MISTAKE, Review, analyse, reviews
-from crapette.bots import TreeSearchBot
+from crapette import GameRecord, RecordError, apply_move, legal_moves, new_game, reveals
+from crapette.analysis import MISTAKE, Review, analyse, reviews, segments
+from crapette.bots import GreedyBot, PlanningBot, RandomBot, TreeSearchBot
 
-BOT = TreeSearchBot(seed=1, playouts=300)
-
-
-def test_a_move_that_leaves_the_reserve_card_unplayed_is_marked_with_the_better_move() -> None:
-    # After T2-T3 the reserve top can fill the empty pile; moving a tableau card there instead wastes it.
-    record = GameRecord("classic", seed=3, moves=["T2-T3", "T7-T2"])
-    first, second = analyse(record, bot=BOT)
-    assert (first.index, str(first.played), first.mistake, first.cost) == (0, "T2-T3", False, 0.0)
-    assert (second.index, str(second.played), str(second.best), second.mistake) == (1, "T7-T2", "R0-T2", True)
-    assert second.cost >= MISTAKE and second.cost_in_points > 0
-    assert second.note.startswith("mistake: R0-T2 was better (value ")
+BOT = PlanningBot(seed=1, playouts=300)
 
 
-def test_positions_with_one_legal_move_are_not_reviewed() -> None:
+def test_a_segment_that_shuttles_then_draws_is_marked_with_the_planned_path() -> None:
+    # Classic, seed 3: Q♣ onto K♥ empties T2 for the reserve's 6♣; moving Q♣ back and drawing wastes it.
+    record = GameRecord("classic", seed=3, moves=["T2-T3", "T3-T2", "draw"])
+    (review,) = analyse(record, bot=BOT)
+    assert (review.index, review.end, review.player) == (0, 2, 0)
+    assert [str(m) for m in review.played] == ["T2-T3", "T3-T2", "draw"]
+    assert [str(m) for m in review.best] == ["T2-T3", "R0-T2"]
+    assert review.mistake and review.cost > MISTAKE and review.best_value > review.value
+    assert review.note.startswith("mistake: T2-T3 R0-T2 was better (")
+
+
+def test_the_planned_path_is_not_a_mistake() -> None:
+    record = GameRecord("classic", seed=3, moves=["T2-T3", "R0-T2"])
+    (review,) = analyse(record, bot=BOT)
+    assert not review.mistake and review.best == review.played and review.cost == 0.0 and review.note == ""
+
+
+def test_segments_end_with_a_reveal_or_a_change_of_player() -> None:
     state = new_game("classic", seed=5)
-    moves = []
-    while len(moves) < 30:
-        move = legal_moves(state)[0]
-        moves.append(move)
-        state = state if state.is_over else __import__("crapette").apply_move(state, move)
-    record = GameRecord("classic", seed=5, moves=moves)
-    marks = analyse(record, bot=TreeSearchBot(seed=1, playouts=40), every_move=1)
-    replay = list(record.states())
-    assert [m.index for m in marks] == [i for i in range(30) if len(legal_moves(replay[i])) > 1]
-    assert all(m.player == replay[m.index].current_player for m in marks)
-    assert all(0.0 <= m.value <= 1.0 and m.best_value >= m.value - 1e-9 for m in marks)
+    bot = RandomBot(seed=2)
+    states = [state]
+    while len(states) <= 120 and not state.is_over:
+        state = apply_move(state, bot.choose(state))
+        states.append(state)
+    record = GameRecord.from_states(states, seed=5)
+    found = list(segments(record))
+    assert found[0][0] == 0
+    covered = 0
+    for index, start, moves in found:
+        assert index == covered and start == states[index]  # the segments follow one another
+        for i, move in enumerate(moves):
+            before, after = states[index + i], states[index + i + 1]
+            ends = reveals(before, move) or after.is_over or after.current_player != before.current_player
+            assert ends == (i == len(moves) - 1)
+        covered += len(moves)
+    for i in range(covered, len(record.moves)):  # the moves left over end no segment
+        before, after = states[i], states[i + 1]
+        assert not reveals(before, record.moves[i]) and after.current_player == before.current_player
+
+
+def test_only_segments_with_a_choice_are_reviewed_and_values_are_in_cards() -> None:
+    state = new_game("classic", seed=4)
+    bots = (GreedyBot(), RandomBot(seed=3))
+    states = [state]
+    while len(states) <= 80:
+        state = apply_move(state, bots[state.current_player].choose(state))
+        states.append(state)
+    record = GameRecord.from_states(states, seed=4)
+    marks = analyse(record, bot=PlanningBot(seed=1, playouts=60))
+    starts = {index: (start, moves) for index, start, moves in segments(record)}
+    assert marks and all(m.index in starts for m in marks)
+    for m in marks:
+        start, moves = starts[m.index]
+        assert m.played == moves and m.player == start.current_player and len(legal_moves(start)) >= 1
+        assert m.best_value >= m.value and m.mistake == (m.cost > MISTAKE)
+    skipped = [s for i, (s, _) in starts.items() if i not in {m.index for m in marks}]
+    assert all(len(legal_moves(s)) == 1 for s in skipped)  # a single way on is no decision
+
+
+def test_the_weaker_bot_gets_more_mistakes_marked_per_decision() -> None:
+    # A few short games of greedy against random, seats swapped: the random bot errs more.
+    tally = {"greedy": [0, 0], "random": [0, 0]}
+    planner = PlanningBot(seed=11, playouts=60)
+    for game in range(4):
+        names = ("greedy", "random") if game % 2 == 0 else ("random", "greedy")
+        bots = {"greedy": GreedyBot(), "random": RandomBot(seed=game)}
+        state = new_game("classic", seed=20 + game // 2)
+        states = [state]
+        while len(states) <= 150 and not state.is_over:
+            state = apply_move(state, bots[names[state.current_player]].choose(state))
+            states.append(state)
+        for review in reviews(GameRecord.from_states(states, seed=20 + game // 2), bot=planner):
+            tally[names[review.player]][0] += 1
+            tally[names[review.player]][1] += review.mistake
+    greedy, random_ = (tally[n][1] / tally[n][0] for n in ("greedy", "random"))
+    assert tally["greedy"][0] >= 10 and tally["random"][0] >= 10
+    assert random_ > greedy, tally
 
 
 def test_progress_is_reported_and_reviews_come_one_at_a_time() -> None:
-    record = GameRecord("casual", seed=2, moves=["T3-T0"])
+    record = GameRecord("classic", seed=3, moves=["T2-T3", "R0-T2", "draw"])
     seen: list[tuple[int, int]] = []
-    marks = analyse(record, bot=TreeSearchBot(seed=1, playouts=30), progress=lambda done, total: seen.append((done, total)))
-    assert seen == [(m.index + 1, 1) for m in marks]
-    assert tuple(reviews(record, bot=TreeSearchBot(seed=1, playouts=30))) == marks
+    marks = analyse(record, bot=PlanningBot(seed=1, playouts=30), progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(m.end + 1, 3) for m in marks] and seen
+    assert tuple(reviews(record, bot=PlanningBot(seed=1, playouts=30))) == marks
+    assert analyse(record, bot=PlanningBot(seed=1, playouts=30), players=1) == ()
+
+
+def test_the_same_arguments_give_the_same_reviews() -> None:
+    record = GameRecord("classic", seed=3, moves=["T2-T3", "T3-T2", "draw"])
+    assert analyse(record, bot=PlanningBot(seed=2, playouts=80)) == analyse(record, bot=PlanningBot(seed=2, playouts=80))
+
+
+def test_a_tree_search_bot_and_every_move_are_deprecated() -> None:
+    record = GameRecord("classic", seed=3, moves=["T2-T3", "R0-T2"])
+    with pytest.warns(DeprecationWarning, match="PlanningBot"):
+        old = analyse(record, bot=TreeSearchBot(seed=1, playouts=40))
+    assert old == analyse(record, bot=PlanningBot(seed=1, playouts=40))
+    with pytest.warns(DeprecationWarning, match="every_move"):
+        analyse(record, bot=PlanningBot(seed=1, playouts=40), every_move=4)
+    with pytest.warns(DeprecationWarning, match="cost_in_points"):
+        assert old[0].cost_in_points == old[0].cost
 
 
 def test_bad_arguments_and_illegal_records_are_refused() -> None:
     record = GameRecord("casual", seed=2, moves=["T3-T0", "R1-F0"])
     with pytest.raises(RecordError, match="illegal move R1-F0"):
-        analyse(record, bot=TreeSearchBot(seed=1, playouts=20))
+        analyse(record, bot=PlanningBot(seed=1, playouts=20))
     with pytest.raises(TypeError, match="GameRecord"):
         analyse("casual")  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="TreeSearchBot"):
+    with pytest.raises(TypeError, match="GameRecord"):
+        list(segments("casual"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="PlanningBot"):
         analyse(GameRecord("casual", seed=1), bot="strong")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="threshold"):
-        analyse(GameRecord("casual", seed=1), threshold=2)
+        analyse(GameRecord("casual", seed=1), threshold=-1)
+    with pytest.raises(ValueError, match="players"):
+        analyse(GameRecord("casual", seed=1), players=2)
 
 
-def test_a_review_without_a_mistake_has_no_note() -> None:
+def test_a_review_takes_a_single_move_as_a_path_and_without_a_mistake_has_no_note() -> None:
     move = legal_moves(new_game("casual", seed=1))[0]
     review = Review(0, 0, move, move, 0.5, 0.5, False)
-    assert review.note == "" and review.cost == 0.0 and review.cost_in_points == 0.0
+    assert review.played == (move,) == review.best and review.end == 0
+    assert review.note == "" and review.cost == 0.0

@@ -75,7 +75,7 @@ def test_simulate_with_a_search_bot_and_a_budget(
     argv = ["simulate", "--games", "1", "--bots", "search,greedy", "--budget", "8", "--max-moves", "60"]
     code, out, _ = run(argv + ["--json"], capsys, monkeypatch)
     data = json.loads(out)
-    assert code == 0 and data["bots"] == ["SearchBot(seed=1, budget=8)", "GreedyBot()"]
+    assert code == 0 and data["bots"] == ["PlanningBot(seed=1, playouts=8)", "GreedyBot()"]
     assert data["max_moves"] == 60 and data["lengths"]["max"] <= 60
 
 
@@ -331,11 +331,11 @@ def test_replay_does_not_keep_the_states(
 
 @pytest.fixture
 def random_game(tmp_path: Path) -> Path:
-    # A random bot's opening moves: the search finds better moves for some of them.
+    # A random bot's opening moves (7 segments, 8 moves left unfinished): the planner finds better paths for some.
     state = new_game("classic", 3)
     states = [state]
     bot = RandomBot(seed=5)
-    while len(states) <= 12:
+    while len(states) <= 40:
         state = apply_move(state, bot.choose(state))
         states.append(state)
     path = tmp_path / "random.json"
@@ -349,29 +349,29 @@ def test_analyse_marks_mistakes_with_the_better_move_and_a_summary(
     code, out, err = run(["analyse", str(random_game), "--playouts", "200"], capsys, monkeypatch)
     assert code == 0, err
     lines = out.splitlines()
-    assert lines[0] == "classic, seed 3, 12 moves, Ann (player 0) against Bob (player 1)"
+    assert lines[0] == "classic, seed 3, 40 moves, Ann (player 0) against Bob (player 1)"
     marks = [line for line in lines if "mistake: " in line]
-    assert marks and all(" was better (value " in line and " points)" in line for line in marks)
+    assert marks and all(" was better (" in line and " cards against " in line and " lost)" in line for line in marks)
     assert lines[-2].startswith("Ann: ") and lines[-1].startswith("Bob: ")
     assert f"{len(marks)} mistake" in lines[-2] + lines[-1] or "mistakes" in lines[-2]
-    assert "analysing: 12/12 moves (100%)" in err  # progress, a line now and then off a terminal
+    assert "analysing: 40/40 moves (100%)" in err  # progress, a line now and then off a terminal
 
 
 def test_analyse_gives_the_same_marks_as_the_library_and_as_json(
     random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from crapette.analysis import analyse
-    from crapette.bots import TreeSearchBot
+    from crapette.bots import PlanningBot
 
     code, out, _ = run(["analyse", str(random_game), "--playouts", "150", "--seed", "4", "--json", "--no-progress"],
                        capsys, monkeypatch)
     assert code == 0
     report = json.loads(out)
     record = GameRecord.from_json(random_game.read_text(encoding="utf-8"))
-    expected = analyse(record, bot=TreeSearchBot(seed=4, playouts=150))
-    assert report["complete"] and report["playouts"] == 150
-    assert [(r["index"], r["played"], r["best"], r["mistake"]) for r in report["reviews"]] == [
-        (r.index, str(r.played), str(r.best), r.mistake) for r in expected
+    expected = analyse(record, bot=PlanningBot(seed=4, playouts=150))
+    assert report["complete"] and report["playouts"] == 150 and expected
+    assert [(r["index"], r["end"], r["played"], r["best"], r["mistake"]) for r in report["reviews"]] == [
+        (r.index, r.end, " ".join(map(str, r.played)), " ".join(map(str, r.best)), r.mistake) for r in expected
     ]
 
 
@@ -396,7 +396,7 @@ def test_analyse_writes_a_replay_page_with_the_marks(
     ET.fromstring(page)
     marks = [line.split("mistake: ", 1)[1] for line in out.splitlines() if "mistake: " in line]
     assert marks and all(mark.split(" (")[0] in page for mark in marks)
-    assert page.count('"m":') == 12
+    assert page.count('"m":') == 40
 
 
 def test_analyse_keeps_what_it_found_when_interrupted(
@@ -417,24 +417,24 @@ def test_analyse_keeps_what_it_found_when_interrupted(
                          capsys, monkeypatch)
     assert code == 130
     assert sum(line.startswith("move ") for line in out.splitlines()) == 3
-    assert out.splitlines()[-2].startswith("Ann: ") and "interrupted (analysed " in err and " of 12 moves)" in err
+    assert out.splitlines()[-2].startswith("Ann: ") and "interrupted (analysed " in err and " of 40 moves)" in err
 
 
 def test_analyse_stops_at_an_illegal_move_after_the_moves_before_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "illegal.json"
-    path.write_text(GameRecord("classic", seed=3, moves=["T2-T3", "T7-T2", "R1-F0"]).to_json(), encoding="utf-8")
+    path.write_text(GameRecord("classic", seed=3, moves=["T2-T3", "T3-T2", "draw", "R1-F0"]).to_json(), encoding="utf-8")
     code, out, err = run(["analyse", str(path), "--playouts", "50", "--all", "--no-progress"], capsys, monkeypatch)
     assert code == 1
-    assert "move    2 (player 0): T7-T2" in out
-    assert "stops being playable" in err and "illegal move R1-F0 at index 2" in err
+    assert "move  1-3 (player 0): T2-T3 T3-T2 draw  " in out
+    assert "stops being playable" in err and "illegal move R1-F0 at index 3" in err
 
 
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--threshold", "2"], "expected a number from 0 to 1, got 2"),
+        (["--threshold", "-2"], "expected a number of cards from 0 to 1e6, got -2"),
         (["--level", "hard"], "invalid choice: 'hard'"),
         (["--playouts", "0"], "expected a number of at least 1, got 0"),
     ],

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crapette import GameRecord, legal_moves, new_game
-from crapette.bots import GreedyBot
+from crapette import GameRecord, apply_move, legal_moves, new_game, reveals
+from crapette.bots import GreedyBot, PlanningBot
 from crapette.cli import MAX_LINE, main
 from crapette.text import render_text
 
@@ -88,10 +88,24 @@ def test_play_against_a_bot_of_your_own(
 def test_hint_and_moves_describe_moves_without_telling_the_hidden_cards(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Classic, seed 8: after the bot's first turn the hint is to draw, and the card is face down.
+    # Classic, seed 8: the plan ends with a draw, and the card to come is face down.
     _, out = play(["hint", "moves"], capsys, monkeypatch, "--seed", "8")
-    assert "hint: draw (turn up the top card of your hand)\n" in out
+    hint = out[out.index("hint: ") :].split("your move>")[0]
+    assert "draw" in hint and "turn up the top card of your hand" in hint
+    assert new_game("classic", 8).hands[0][-1].symbol not in hint
     assert "  2  draw      turn up the top card of your hand\n" in out
+
+
+def test_hint_shows_the_planned_moves_to_the_end_of_the_turn_segment(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Classic, seed 3: Q♣ onto K♥ empties T2, and the reserve's 6♣ fills it (uncovering a card).
+    _, out = play(["hint"], capsys, monkeypatch, "--seed", "3")
+    assert "hint: T2-T3 R0-T2\n  T2-T3    Q♣ onto K♥\n  R0-T2    6♣ onto an empty pile\n" in out
+    state = new_game("classic", 3)
+    planned = PlanningBot(seed=3).hint(state)
+    assert [str(m) for m in planned] == ["T2-T3", "R0-T2"]
+    assert not reveals(state, planned[0]) and reveals(apply_move(state, planned[0]), planned[1])
 
 
 # The terminal game reads well --------------------------------------------------------------------

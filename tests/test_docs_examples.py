@@ -12,6 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
+#: The arguments that keep an example small here: it runs its every step, with fewer games.
+SMALL = {"bot_match.py": ["--games", "4"], "rl_openspiel.py": ["--simulations", "8"]}
 
 
 README_BLOCKS = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), flags=re.DOTALL)
@@ -48,6 +50,12 @@ def test_example_runs(script: Path) -> None:
     if missing:
         pytest.skip(f"{script.name} needs {', '.join(missing)}, which is not installed (an optional extra)")
     result = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=ROOT
+        [sys.executable, str(script), *SMALL.get(script.name, [])], capture_output=True, text=True, timeout=300, cwd=ROOT
     )
     assert result.returncode == 0, result.stderr
+
+
+def test_the_small_runs_name_examples_that_take_those_arguments() -> None:
+    for name, args in SMALL.items():
+        text = (ROOT / "examples" / name).read_text(encoding="utf-8")
+        assert f'"{args[0]}"' in text, f"{name} has no {args[0]} option"

@@ -37,6 +37,8 @@ from crapette import (
 from conftest import play_random
 from crapette.strategies import presets, rulesets
 
+CASUAL = RuleSet.casual()
+
 # At least this many examples; a larger Hypothesis profile (HYPOTHESIS_PROFILE=thorough) runs more.
 _PROFILE_EXAMPLES = settings().max_examples
 FUZZ = settings(
@@ -347,3 +349,26 @@ def test_json_with_huge_integer_or_nan_is_refused_cleanly() -> None:
     for bad in ("NaN", "Infinity", "-Infinity", "1" * 5000, "1e400", "1.5", "true"):
         with pytest.raises(ParseError):
             GameRecord.from_json(base % bad)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: new_game("x" * 10**7),
+        lambda: parse_rules("casual(" + "y" * 900 + "=1)"),
+        lambda: parse_card("Q" * 10**6),
+        lambda: parse_move("-" * 10**6),
+        lambda: parse_position("z" * 10**6),
+        lambda: parse_record("[" * 10**6),
+        lambda: GameRecord(CASUAL, seed=1, players=("a" * 10**6, "b")),
+        lambda: GameRecord(CASUAL, seed=1, tags={"k" * 10**6: "v"}),
+        lambda: GameState.from_piles(CASUAL, tableau={0: ["x" * 10**6]}),
+        lambda: attrs.evolve(CASUAL, first_player="p" * 10**6),
+        lambda: attrs.evolve(CASUAL, own_tableau_build=["x"] * 10**6),
+        lambda: new_game(CASUAL, seed=[0] * 10**6),  # type: ignore[arg-type]
+    ],
+)
+def test_an_error_message_never_echoes_an_unbounded_input(call: object) -> None:
+    with pytest.raises((ValueError, TypeError)) as info:
+        call()  # type: ignore[operator]
+    assert len(str(info.value)) < 600

@@ -1,15 +1,22 @@
-"""The package's imports: every module imports alone, and the runtime imports form no cycle.
+"""The package's imports: every module imports alone, the runtime imports form no cycle, and follow the layers.
 
 The graph is read from the source with :mod:`ast`: the imports a module runs
 when it is imported (module level, including inside ``try`` and plain ``if``
 blocks), but not those under ``if TYPE_CHECKING:`` nor those inside functions
 and classes, which run later, if ever.
+
+:data:`LAYERS` places every module of the package in a layer of
+docs/architecture.rst: a module imports at run time only from its own layer
+and the layers before it, and a new module fails the test until it is placed
+here and on the architecture page.
 """
 
 from __future__ import annotations
 
 import ast
+import os
 import pkgutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -31,6 +38,45 @@ OPTIONAL = {
     "crapette.strategies": "hypothesis",
     "crapette._hypothesis_hook": "hypothesis",
 }
+
+
+ROOT = PACKAGE.parent
+ARCHITECTURE = ROOT / "docs" / "architecture.rst"
+
+#: The layers of docs/architecture.rst, from the bottom up.
+LAYER_NAMES = (
+    "cards", "parts", "state", "moves", "engine", "turns", "view",
+    "formats", "protocol", "play", "text, svg", "adapters", "cli", "testing",
+)  # fmt: skip
+_L = {name: number for number, name in enumerate(LAYER_NAMES)}
+#: Each module's layer (names without the ``crapette.`` prefix; "crapette" is the package's __init__).
+LAYERS = {
+    "_errors": _L["cards"], "_checks": _L["cards"], "_cards": _L["cards"],
+    "_outcome": _L["parts"], "_hooks": _L["parts"], "_parts": _L["parts"], "_options": _L["parts"],
+    "_rules": _L["parts"],
+    "_state": _L["state"], "_match": _L["state"],
+    "_moves": _L["moves"],
+    "_engine": _L["engine"], "variants": _L["engine"],
+    "_turns": _L["turns"],
+    "_view": _L["view"],
+    "_position": _L["formats"], "_record_format": _L["formats"], "_record_json": _L["formats"],
+    "_record_text": _L["formats"], "_record": _L["formats"], "_actions": _L["formats"], "_game": _L["formats"],
+    "crapette": _L["formats"],
+    "protocol": _L["protocol"], "gamekit": _L["protocol"],
+    "_heuristics": _L["play"], "_evaluation": _L["play"], "_ismcts": _L["play"], "_planner": _L["play"],
+    "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"],
+    "gamecheck": _L["play"], "analysis": _L["play"],
+    "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
+    "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
+    "openspiel": _L["adapters"],
+    "cli._common": _L["cli"], "cli._files": _L["cli"], "cli._args": _L["cli"], "cli._play": _L["cli"],
+    "cli._commands": _L["cli"], "cli": _L["cli"], "__main__": _L["cli"], "frontend": _L["cli"],
+    "testing": _L["testing"], "strategies": _L["testing"], "_hypothesis_hook": _L["testing"],
+}  # fmt: skip
+
+
+def _short(module: str) -> str:
+    return "crapette" if module == "crapette" else module.split(".", 1)[1]
 
 
 def _is_package(module: str) -> bool:
@@ -198,16 +244,155 @@ def test_no_module_silences_an_import_out_of_place() -> None:
     assert offenders == []
 
 
+#: Run in a fresh interpreter: import what the package needs from outside it, then import each
+#: module of the package in a child process forked from that state, where no module of the package
+#: has been imported yet. One interpreter start for all the modules instead of one each (a system
+#: without fork starts an interpreter per module).
+_IMPORT_EACH_ALONE = """
+import importlib, importlib.util, os, sys, traceback
+for name in ("attrs", "typing_extensions"):
+    if importlib.util.find_spec(name) is not None:
+        importlib.import_module(name)
+assert not [m for m in sys.modules if m == "crapette" or m.startswith("crapette.")]
+modules, sys.argv = sys.argv[1:], sys.argv[:1]  # as `python -c "import module"` would see them
+for module in modules:
+    sys.stdout.flush()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            importlib.import_module(module)
+        except SystemExit as exit:  # crapette.__main__ runs the command, which may exit
+            if exit.code not in (0, None):
+                sys.stdout.write(module + " FAILED SystemExit(" + repr(exit.code) + ")\\n")
+                sys.stdout.flush()
+            os._exit(0 if exit.code in (0, None) else 1)
+        except BaseException:
+            sys.stdout.write(module + " FAILED " + traceback.format_exc()[-2000:].replace("\\n", "\\t") + "\\n")
+            sys.stdout.flush()
+            os._exit(1)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    if status == 0:
+        sys.stdout.write(module + " OK\\n")
+    elif not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 1:
+        sys.stdout.write(module + " FAILED the import ended its process: status " + str(status) + "\\n")
+"""
+
+
+def _import_alone(module: str) -> tuple[bool, str]:
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120, cwd=PACKAGE.parent
+    )
+    return done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def imported_alone() -> dict[str, tuple[bool, str]]:
+    """For each module of the package: whether it imports alone, and what went wrong if not."""
+    if not hasattr(os, "fork"):
+        return {module: _import_alone(module) for module in MODULES}
+    done = subprocess.run(
+        [sys.executable, "-c", _IMPORT_EACH_ALONE, *MODULES],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=PACKAGE.parent,
+    )
+    results: dict[str, tuple[bool, str]] = {}
+    for line in done.stdout.splitlines():
+        module, _, rest = line.partition(" ")
+        results[module] = (rest == "OK", rest.replace("\t", "\n"))
+    return results
+
+
 @pytest.mark.parametrize("module", MODULES)
-def test_each_module_imports_alone_in_a_fresh_interpreter(module: str) -> None:
+def test_each_module_imports_alone_in_a_fresh_interpreter(
+    module: str, imported_alone: dict[str, tuple[bool, str]]
+) -> None:
     needs = OPTIONAL.get(module)
     if needs is not None:
         pytest.importorskip(needs)
+    ok, why = imported_alone.get(module, (False, "the import did not report (the child process died)"))
+    assert ok, why
+
+
+def test_the_import_check_sees_a_module_that_fails_to_import(tmp_path: Path) -> None:
+    (tmp_path / "broken_for_the_check.py").write_text("import crapette\nraise ZeroDivisionError\n")
     done = subprocess.run(
-        [sys.executable, "-c", f"import {module}"],
+        [sys.executable, "-c", _IMPORT_EACH_ALONE, "broken_for_the_check", "crapette._cards"],
         capture_output=True,
         text=True,
         timeout=120,
         cwd=PACKAGE.parent,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")])},
     )
-    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("broken_for_the_check FAILED") and "ZeroDivisionError" in lines[0]
+    assert lines[1] == "crapette._cards OK"  # the failed import left nothing behind for the next
+
+
+# The layers ---------------------------------------------------------------------------------
+
+
+def test_every_module_of_the_package_has_a_layer() -> None:
+    unplaced = sorted(_short(module) for module in MODULES if _short(module) not in LAYERS)
+    assert unplaced == [], f"place these modules in LAYERS and on docs/architecture.rst's layer table: {unplaced}"
+    gone = sorted(set(LAYERS) - {_short(module) for module in MODULES})
+    assert gone == [], f"LAYERS names modules the package no longer has: {gone}"
+
+
+def _upward(graph: dict[str, set[str]], layers: dict[str, int]) -> list[str]:
+    """Every runtime import of ``graph`` from a later layer than the importer's, as readable lines."""
+    return [
+        f"{_short(module)} ({LAYER_NAMES[layers[_short(module)]]}) imports {_short(other)}"
+        f" ({LAYER_NAMES[layers[_short(other)]]})"
+        for module in sorted(graph)
+        for other in sorted(graph[module])
+        if layers[_short(other)] > layers[_short(module)]
+    ]
+
+
+def test_no_module_imports_at_run_time_from_a_later_layer() -> None:
+    assert _upward(_graph(), LAYERS) == []
+
+
+def test_the_layer_check_finds_an_import_from_a_later_layer() -> None:
+    graph = {"crapette._engine": {"crapette._state", "crapette.bots"}, "crapette._state": set(), "crapette.bots": set()}
+    assert _upward(graph, LAYERS) == ["_engine (engine) imports bots (play)"]
+
+
+def _architecture_table() -> dict[str, int]:
+    """The layer table of docs/architecture.rst: each module named in it, and its layer's number."""
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    block = text.split("Layers\n------", 1)[1].split(".. code-block:: text", 1)[1]
+    rows = block.split("\n\n", 2)[1]  # the block's lines, up to its first blank line
+    table: dict[str, int] = {}
+    layer = -1
+    for line in rows.splitlines():
+        head, module = line[3:17].strip(), line[17:36].strip()
+        starts = re.match(r"(\d+) ", head)
+        if starts:
+            layer = int(starts.group(1))
+        if module and layer >= 0 and re.fullmatch(r"[\w.]+", module):
+            table[module] = layer
+    return table
+
+
+def test_the_architecture_page_names_every_module_in_its_layer() -> None:
+    table = _architecture_table()
+    assert len(table) > 40  # the parse found the table
+    missing = sorted(_short(module) for module in MODULES if _short(module) not in table)
+    assert missing == [], f"docs/architecture.rst's layer table leaves out {missing}"
+    misplaced = sorted(
+        f"{name}: {LAYER_NAMES[table[name]]} on the page, {LAYER_NAMES[LAYERS[name]]} here"
+        for name in table
+        if name in LAYERS and table[name] != LAYERS[name]
+    )
+    assert misplaced == []
+    assert set(table) <= set(LAYERS), f"the page names modules the package does not have: {set(table) - set(LAYERS)}"
+
+
+def test_the_architecture_page_names_each_layer_as_the_test_does() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    for number, name in enumerate(LAYER_NAMES):
+        assert re.search(rf"^   {number} +{re.escape(name)} ", text, flags=re.MULTILINE), f"layer {number} {name}"

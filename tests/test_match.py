@@ -151,3 +151,8 @@ def test_a_match_of_real_classic_games_is_played_to_150() -> None:
     assert match.winner is not None
     assert match.totals[match.winner] >= 150 > match.totals[1 - match.winner]
     assert sum(match.totals) == sum(sum(o.scores or (0, 0)) for o in match.outcomes)
+
+
+def test_match_for_rules_refuses_what_is_not_a_rule_set() -> None:
+    with pytest.raises(TypeError, match="RuleSet"):
+        Match.for_rules(150)  # type: ignore[arg-type]

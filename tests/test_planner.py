@@ -8,7 +8,7 @@ import random
 import pytest
 
 from crapette import GameState, apply_move, legal_moves, new_game, reveals, view
-from crapette.bots import GreedyBot, PlanningBot, make_bot
+from crapette.bots import GreedyBot, PlanningBot, SearchBot, make_bot
 from crapette._planner import PLANNING_LEVELS, path_values, segment_paths
 from test_bots import permute_hidden
 
@@ -28,10 +28,12 @@ def _play(rules: str, seed: int, bots: tuple[object, object], max_moves: int) ->
     return states
 
 
+@pytest.mark.parametrize("bot", ["plan", "search"])
 @pytest.mark.parametrize("rules", ["classic", "casual"])
-def test_planning_bot_never_returns_to_a_position_within_a_turn(rules: str) -> None:
+def test_no_search_bot_returns_to_a_position_within_a_turn(rules: str, bot: str) -> None:
     for seed in range(2):
-        bots = (PlanningBot(seed, playouts=40), GreedyBot())
+        searcher = PlanningBot(seed, playouts=40) if bot == "plan" else SearchBot(seed, budget=40)
+        bots = (searcher, GreedyBot())
         states = _play(rules, seed, bots, 250)
         segment: set[tuple[object, ...]] = set()
         for before, after in zip(states, states[1:]):
@@ -66,11 +68,11 @@ def test_planning_bot_without_playouts_goes_by_its_evaluation() -> None:
     assert len(states) > 50
 
 
-def test_planning_bot_pickles_without_its_plan_and_compares_by_settings() -> None:
+def test_planning_bot_pickles_with_its_plan_and_compares_by_settings() -> None:
     bot = PlanningBot(3, playouts=50)
     bot.choose(new_game("classic", seed=2))
     copy = pickle.loads(pickle.dumps(bot))
-    assert copy == bot and hash(copy) == hash(bot) and copy._plan == {}
+    assert copy == bot and hash(copy) == hash(bot) and copy._plan == bot._plan
     assert repr(bot) == "PlanningBot(seed=3, playouts=50)"
 
 

@@ -17,9 +17,11 @@ from crapette import (
     parse_position,
     parse_rules,
 )
-from conftest import random_states
+from conftest import make_state, random_states
 from crapette._position import MAX_POSITION_LENGTH
 from crapette._rules import MAX_RULES_LENGTH
+
+CASUAL = RuleSet.casual()
 
 CASUAL_1 = (
     "casual 0 0 - F:-/-/-/-/-/-/-/- T:3C0/2D0/JH0/5H0/JS1/9C1/4D1/7D1 "
@@ -271,3 +273,9 @@ def test_position_longer_than_the_cap_is_refused_before_parsing() -> None:
 def test_position_reader_refuses_a_non_string() -> None:
     with pytest.raises(TypeError):
         parse_position(None)  # type: ignore[arg-type]
+
+
+def test_a_huge_part_text_is_refused_before_it_is_split() -> None:
+    with pytest.raises((ParseError, InvalidRulesError), match="at most"):
+        attrs.evolve(CASUAL, endings=["no-progress:" + "9" * 1000])
+    assert make_state(CASUAL, reserves={0: "5C0", 1: "5D1"}).rules is CASUAL

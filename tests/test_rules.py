@@ -18,6 +18,7 @@ import pytest
 from conftest import cards, make_state, moves_text, play, run
 from crapette import (
     ALL_CARDS,
+    MAX_NUMBER,
     Blocked,
     Build,
     Card,
@@ -27,8 +28,11 @@ from crapette import (
     EndTurn,
     FirstPlayer,
     FoundationPlays,
+    Game,
+    GameRecord,
     GameState,
     IllegalMoveError,
+    InvalidRulesError,
     LoadTarget,
     Match,
     MoveLimit,
@@ -50,6 +54,9 @@ from crapette import (
     legal_moves,
     new_game,
     parse_move,
+    parse_position,
+    parse_record,
+    parse_rules,
     shuffled_deck,
     validate,
 )
@@ -472,6 +479,49 @@ def test_section4_an_illegal_move_raises_an_error_that_says_why() -> None:
         apply_move(state, "draw")  # type: ignore[arg-type]
     assert explain_illegal(state, Draw()) == ""  # legal: nothing to explain
     assert explain_illegal(state, Pass()).startswith("Pass is legal only with no other move")
+
+
+class _EqualsEverything:
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+class _RoguePlay(Play):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = Play.__hash__
+
+
+def test_apply_move_refuses_an_object_that_only_claims_to_equal_a_move() -> None:
+    state = new_game("casual", seed=1)
+    with pytest.raises(TypeError, match="expects a Play, MoveStack, Draw, EndTurn or Pass, got _EqualsEverything"):
+        apply_move(state, _EqualsEverything())  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="got _EqualsEverything"):
+        explain_illegal(state, _EqualsEverything())  # type: ignore[arg-type]
+    game = Game("casual", seed=1)
+    with pytest.raises(TypeError):
+        game.push(_EqualsEverything())  # type: ignore[arg-type]
+    assert game.history == () and game.to_record() == GameRecord("casual", seed=1)
+
+
+def test_apply_move_refuses_a_move_subclass_whatever_its_equality_says() -> None:
+    state = new_game("casual", seed=1)
+    rogue = object.__new__(_RoguePlay)
+    with pytest.raises(TypeError, match="subclasses are refused too"):
+        apply_move(state, rogue)
+    # Casual rules have no End turn: the real one is refused as illegal.
+    with pytest.raises(IllegalMoveError, match="these rules have no End turn"):
+        apply_move(state, EndTurn())
+    assert apply_move(state, Draw()).move_count == 1
+
+
+def test_apply_move_of_a_text_names_apply_move_not_explain_illegal() -> None:
+    state = new_game(RuleSet.casual(), seed=1)
+    with pytest.raises(TypeError, match=r"^apply_move\(\) expects a Play, MoveStack, Draw, EndTurn or Pass, got str .*parse_move"):
+        apply_move(state, "T1-T0")  # type: ignore[arg-type]
 
 
 # ----------------------------------------------------------------------------
@@ -1205,3 +1255,37 @@ def test_the_move_counts_bound_ends_the_game_as_a_move_limit_does() -> None:
     # A position at the bound is over however it is made.
     at_bound = attrs.evolve(new_game(CLASSIC, seed=3), move_count=MAX_NUMBER)
     assert at_bound.outcome is not None and at_bound.outcome.reason is EndReason.MOVE_LIMIT
+
+
+# The bound on every number (MAX_NUMBER) ----------------------------------------------------------
+
+
+HUGE = 10**5000
+
+
+def test_numbers_at_the_bound_are_written_and_read_back_exactly() -> None:
+    rules = attrs.evolve(CLASSIC, move_limit=MAX_NUMBER, scoring=Scoring(MAX_NUMBER, MAX_NUMBER, 0, 0, MAX_NUMBER))
+    assert parse_rules(str(rules)) == rules
+    state = attrs.evolve(new_game(rules, seed=2**64 - 1), move_count=MAX_NUMBER - 1)
+    assert parse_position(str(state)) == state
+    record = GameRecord(rules, seed=2**64 - 1)
+    assert parse_record(str(record)) == record == GameRecord.from_json(record.to_json())
+    counted = attrs.evolve(new_game(parse_rules("casual(endings=no-progress:5)"), seed=1), counters=(MAX_NUMBER,))
+    assert parse_position(str(counted)) == counted
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: attrs.evolve(CASUAL, move_limit=MAX_NUMBER + 1), "move_limit must be at most 2**63 - 1"),
+        (lambda: attrs.evolve(CASUAL, move_limit=HUGE), "move_limit must be at most 2**63 - 1, got a number of 16610 bits"),
+        (lambda: Scoring(win_bonus=HUGE), "win_bonus must be at most 2**63 - 1"),
+        (lambda: Scoring(match_target=MAX_NUMBER + 1), "match_target must be at most 2**63 - 1"),
+        (lambda: parse_rules("casual(move_limit=99999999999999999999)"), "move_limit must be at most 2**63 - 1"),
+    ],
+)
+def test_numbers_past_what_the_formats_carry_are_refused_when_the_rules_are_made(build: object, message: str) -> None:
+    with pytest.raises(InvalidRulesError) as info:
+        build()  # type: ignore[operator]
+    assert message in str(info.value)
+    assert len(str(info.value)) < 300

@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
+import copy
+import os
+import pickle
+import subprocess
+import sys
 from typing import Any
 
 import attrs
 import pytest
 
+import crapette
 from conftest import cards, make_state, run
 from crapette import (
     ALL_PILES,
     Card,
     EndReason,
+    GameRecord,
     GameState,
     InvalidStateError,
     Outcome,
     Pile,
+    RecordError,
     RuleSet,
     apply_move,
     legal_moves,
     new_game,
     parse_card,
+    parse_position,
     validate,
 )
 
@@ -362,3 +371,174 @@ def test_a_state_unpickles_through_the_raw_constructor_and_old_pickles_still_loa
     assert rebuild is _state._raw_state and len(args) == fields + 5
     # Pickles made before the raw constructor name _restore, with the fields and the outcome.
     assert _state._restore(*args[: fields + 1]) == state == pickle.loads(pickle.dumps(state))
+
+
+# Pickling and copying ----------------------------------------------------------------------------
+
+
+_PICKLE_A_HASHED_STATE = """
+import pickle, sys
+from crapette import apply_move, legal_moves, new_game
+state = new_game("classic", seed=3)
+state = apply_move(state, legal_moves(state)[0])
+hash(state)
+sys.stdout.buffer.write(pickle.dumps(state))
+"""
+
+
+def test_a_state_pickled_in_another_process_hashes_like_an_equal_state() -> None:
+    # Python salts str hashes per process, so a cached hash must not travel in a pickle.
+    salt = "2" if os.environ.get("PYTHONHASHSEED") == "1" else "1"
+    data = subprocess.run(
+        [sys.executable, "-c", _PICKLE_A_HASHED_STATE],
+        env={**os.environ, "PYTHONHASHSEED": salt},
+        capture_output=True,
+        check=True,
+    ).stdout
+    loaded = pickle.loads(data)
+    fresh = new_game("classic", seed=3)
+    fresh = apply_move(fresh, legal_moves(fresh)[0])
+    assert loaded == fresh
+    assert hash(loaded) == hash(fresh)
+    assert loaded in {fresh}
+
+
+def test_a_pickled_or_copied_state_plays_on_exactly_like_the_original() -> None:
+    state = new_game("classic", seed=5)
+    for _ in range(40):
+        state = apply_move(state, legal_moves(state)[-1])
+    for other in (pickle.loads(pickle.dumps(state)), copy.copy(state), copy.deepcopy(state)):
+        assert other == state and hash(other) == hash(state)
+        assert other.outcome == state.outcome
+        assert legal_moves(other) == legal_moves(state)
+        for move in legal_moves(state):
+            assert apply_move(other, move) == apply_move(state, move)
+
+
+def test_a_pickled_finished_state_keeps_its_outcome() -> None:
+    state = parse_position(str(new_game("casual", seed=1)).replace("casual 0 0 -", "casual 0 0 pp"))
+    assert state.outcome is not None
+    assert pickle.loads(pickle.dumps(state)).outcome == state.outcome
+
+
+def test_the_engines_caches_are_not_fields_and_not_shared_between_states() -> None:
+    state = new_game("classic", seed=2)
+    legal_moves(state)
+    assert set(attrs.asdict(state, recurse=False)) == {
+        "rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played", "counters",
+    }
+    after = apply_move(state, legal_moves(state)[0])
+    before = list(state._engine)
+    legal_moves(after)
+    hash(after)
+    assert after._engine is not state._engine
+    assert state._engine == before  # filling the next state's caches changed nothing of this one
+    assert all(type(value) is not list for value in after._engine)
+
+
+# What the constructors refuse --------------------------------------------------------------------
+
+
+HUGE = 10**5000
+
+
+class _EvilInt(int):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = int.__hash__
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"winner": 2, "reason": EndReason.EMPTIED}, "winner must be 0, 1 or None"),
+        ({"winner": True, "reason": EndReason.EMPTIED}, "winner must be 0, 1 or None"),
+        ({"winner": 1.0, "reason": EndReason.EMPTIED}, "winner must be 0, 1 or None"),
+        ({"winner": 0, "reason": "won"}, "reason must be"),
+        ({"winner": 0, "reason": None}, "reason must be"),
+        ({"winner": 0, "reason": EndReason.EMPTIED, "scores": (1, 2, 3)}, "scores must be"),
+        ({"winner": 0, "reason": EndReason.EMPTIED, "scores": (-1, 0)}, "scores must be"),
+        ({"winner": 0, "reason": EndReason.EMPTIED, "scores": ("1", 0)}, "scores must be"),
+        ({"winner": 0, "reason": EndReason.EMPTIED, "scores": 30}, "scores must be"),
+    ],
+)
+def test_an_outcome_refuses_values_that_are_not_an_outcome(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Outcome(**kwargs)  # type: ignore[arg-type]
+
+
+def test_an_outcome_reads_its_reason_from_the_documented_string() -> None:
+    outcome = Outcome(0, "emptied", [53, 0])
+    assert outcome == Outcome(0, EndReason.EMPTIED, (53, 0))
+    assert str(outcome) == "player 0 wins (emptied), 53-0"
+
+
+def test_validate_refuses_what_is_not_a_state() -> None:
+    with pytest.raises(TypeError, match="GameState"):
+        validate(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("pile", ["T0", 8, None])
+def test_cards_and_top_refuse_what_is_not_a_pile(pile: object) -> None:
+    state = new_game("casual", seed=1)
+    with pytest.raises(TypeError, match="parse_pile"):
+        state.cards(pile)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="parse_pile"):
+        state.top(pile)  # type: ignore[arg-type]
+    assert state.top(Pile.tableau(0)) is state.cards(Pile.tableau(0))[-1]
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda: GameState(CLASSIC, (0,) * 22), "piles must be 22 sequences of cards"),
+        (lambda: GameState(CLASSIC, "piles"), "piles must be 22 sequences of cards"),
+        (lambda: GameState.from_piles(CLASSIC, tableau=[1, 2]), "tableau[0] must be cards or a string of card notations, got int"),
+        (lambda: GameState.from_piles(CLASSIC, tableau=5), "tableau must be a sequence of piles or a mapping"),
+        (lambda: GameState.from_piles(CLASSIC, tableau=[[1]]), "tableau[0] holds int 1, which is not a card"),
+        (lambda: GameState(CLASSIC, new_game(CLASSIC, seed=1).piles, _EvilInt(5)), "current_player must be 0 or 1, got 5"),
+        (lambda: GameState(CLASSIC, new_game(CLASSIC, seed=1).piles, 0, _EvilInt(5)), "move_count must be an int >= 0"),
+        (lambda: GameState(CLASSIC, new_game(CLASSIC, seed=1).piles, drawn=1), "drawn must be True or False, got 1"),
+        (lambda: GameState(5, new_game(CLASSIC, seed=1).piles), "rules must be a RuleSet or a rules text"),  # type: ignore[arg-type]
+    ],
+)
+def test_every_bad_construction_of_a_state_raises_invalid_state_error(build: object, message: str) -> None:
+    with pytest.raises(InvalidStateError) as info:
+        build()  # type: ignore[operator]
+    assert message in str(info.value)
+
+
+def test_an_int_subclass_is_not_taken_for_a_player() -> None:
+    class Index(int):
+        pass
+
+    piles = new_game(CLASSIC, seed=1).piles
+    with pytest.raises(InvalidStateError, match="current_player must be 0 or 1"):
+        GameState(CLASSIC, piles, Index(0))
+
+
+def test_a_state_or_outcome_with_a_number_too_large_is_refused_clearly() -> None:
+    state = new_game(CLASSIC, seed=1)
+    with pytest.raises(InvalidStateError, match=r"move_count must be at most 2\*\*63 - 1, got a number of 16610 bits"):
+        attrs.evolve(state, move_count=HUGE)
+    with pytest.raises(ValueError, match=r"an int of 16610 bits"):
+        Outcome(0, "emptied", (HUGE, 0))
+    with pytest.raises(ValueError, match=r"seed must be an int with 0 <= seed < 2\*\*64, got <an int of 16610 bits>"):
+        new_game(CASUAL, HUGE)
+    with pytest.raises(RecordError, match="an int of 16610 bits"):
+        GameRecord(CASUAL, seed=HUGE)
+
+
+def test_an_invalid_state_error_takes_one_problem_as_a_string() -> None:
+    error = crapette.InvalidStateError("T0 is upside down")
+    assert error.problems == ("T0 is upside down",)
+    assert str(error) == "invalid state: T0 is upside down"
+
+
+def test_an_invalid_state_error_survives_pickling() -> None:
+    # Errors cross process boundaries (multiprocessing pools) by pickle.
+    error = crapette.InvalidStateError(["card AH0 is in both F0 and H0", "2 card(s) missing: 3C0 4C0"])
+    back = pickle.loads(pickle.dumps(error))
+    assert type(back) is crapette.InvalidStateError
+    assert back.problems == error.problems and str(back) == str(error)

@@ -39,8 +39,10 @@ from crapette import (  # noqa: E402
     parse_card,
     parse_move,
     parse_record,
+    reveals,
     view,
 )
+from crapette.bots import PlanningBot  # noqa: E402
 
 SERVER_PATH = Path(__file__).resolve().parent.parent / "examples" / "web" / "server.py"
 
@@ -479,7 +481,23 @@ def test_a_hint_is_a_legal_move_and_changes_nothing(server: Client) -> None:
     while game["turn"] == "bot":
         game = server.ok("POST", f"/api/games/{game['id']}/bot")
     hint = server.ok("GET", f"/api/games/{game['id']}/hint")
-    assert hint["move"] in game["view"]["legal_moves"]
+    assert hint["move"] in game["view"]["legal_moves"] and hint["moves"][0] == hint["move"]
+    unchanged(server, game)
+
+
+def test_a_hint_is_the_planned_path_to_the_end_of_the_turn_segment(server: Client) -> None:
+    # Classic, seed 3: the planner moves Q♣ onto K♥, then fills the empty pile from the reserve.
+    game = server.new(rules="classic", seed=3)
+    assert game["turn"] == "you"
+    hint = server.ok("GET", f"/api/games/{game['id']}/hint")
+    assert hint["moves"] == [str(m) for m in PlanningBot().hint(new_game("classic", seed=3))]
+    assert len(hint["moves"]) > 1
+    state = new_game("classic", seed=3)
+    for move in hint["moves"][:-1]:  # nothing is revealed before the last move
+        assert not reveals(state, parse_move(move))
+        state = apply_move(state, parse_move(move))
+    last = parse_move(hint["moves"][-1])
+    assert reveals(state, last) or type(last).__name__ in ("EndTurn", "Pass")
     unchanged(server, game)
 
 

@@ -104,11 +104,12 @@ def test_yardstick_imports_public_names_only() -> None:
 def test_strength_names_the_yardstick_and_any_class() -> None:
     import strength
 
-    from crapette.bots import GreedyBot, RandomBot, SearchBot
+    from crapette.bots import GreedyBot, RandomBot, SearchBot, make_bot
 
     assert strength.make("yardstick", 1) == Yardstick(seed=1)
     assert strength.make("Yardstick@7", 1) == Yardstick(seed=7)
-    assert strength.make("search@3", 1) == SearchBot(seed=3)
+    assert strength.make("search@3", 1) == make_bot("search", 3)
+    assert strength.make("crapette.bots:SearchBot@3", 1) == SearchBot(seed=3)
     assert strength.make("crapette.bots:RandomBot@4", 1) == RandomBot(seed=4)
     assert strength.make("crapette.bots:GreedyBot", 1) == GreedyBot()
     assert strength.make("yardstick:Yardstick@2", 1) == Yardstick(seed=2)

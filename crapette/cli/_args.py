@@ -13,7 +13,7 @@ from typing import NamedTuple, NoReturn, cast
 from .. import GameState, Move, RuleSet, parse_rules
 from .._errors import brief
 from ..analysis import MISTAKE
-from ..bots import BOT_NAMES, LEVELS, Bot, SearchBot, make_bot
+from ..bots import BOT_NAMES, LEVELS, Bot, PlanningBot, make_bot
 from ..simulation import DEFAULT_MAX_MOVES
 from ._common import (
     ANALYSIS_LEVEL,
@@ -66,6 +66,16 @@ def _fraction(text: str) -> float:
         value = math.nan
     if not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {_visible(text)}")
+    return value
+
+
+def _cards(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= 1e6:
+        raise argparse.ArgumentTypeError(f"expected a number of cards from 0 to 1e6, got {_visible(text)}")
     return value
 
 
@@ -206,7 +216,7 @@ def _make_bot(choice: _BotChoice, seed: int, budget: int) -> Bot:
     if choice.seed is not None:
         seed = choice.seed
     if choice.name == "search":
-        return SearchBot(seed=seed, budget=budget)
+        return PlanningBot(seed=seed, playouts=budget)
     return make_bot(choice.name, seed)
 
 
@@ -262,8 +272,8 @@ def _parser() -> argparse.ArgumentParser:
                       "NAME:N seeds it with N; module:Class plays a bot of your own")
     play.add_argument("--player", type=_player, default=0, help="the seat you take: 0 (default) or 1")
     play.add_argument("--load", metavar="FILE", help="continue a saved game record")
-    play.add_argument("--budget", type=_positive, default=SearchBot.DEFAULT_BUDGET,
-                      help="playouts per move of the search bot and the hint")
+    play.add_argument("--budget", type=_positive, default=LEVELS["normal"],
+                      help=f"playouts per plan of the search bot (default: {LEVELS['normal']})")
     colour_option(play)
 
     sim = commands.add_parser(
@@ -288,8 +298,8 @@ def _parser() -> argparse.ArgumentParser:
                      "at most the number of CPUs)")
     sim.add_argument("--max-moves", type=_positive, default=DEFAULT_MAX_MOVES,
                      help=f"move cap of a game (default: {DEFAULT_MAX_MOVES})")
-    sim.add_argument("--budget", type=_positive, default=SearchBot.DEFAULT_BUDGET,
-                     help=f"playouts per move of a search bot (default: {SearchBot.DEFAULT_BUDGET})")
+    sim.add_argument("--budget", type=_positive, default=LEVELS["normal"],
+                     help=f"playouts per plan of a search bot (default: {LEVELS['normal']})")
     sim.add_argument("--json", action="store_true", help="print the report as JSON")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                      help="show progress on stderr (default): a bar on a terminal (tqdm's with "
@@ -335,25 +345,26 @@ def _parser() -> argparse.ArgumentParser:
         "analyse",
         aliases=["analyze"],
         help="mark the mistakes of a recorded game",
-        description="Replay a game record and search every position in which the player to move "
-        "had a choice, with the tree search bot seeing what that player saw; mark each move that "
-        "the search finds worse than its best move by at least --threshold, with the better move "
-        "and what the mistake cost. Prints the marks and a summary per player; --html writes a "
-        "replay page that shows them. The same options always give the same marks.",
+        description="Replay a game record turn segment by turn segment (the moves up to one that "
+        "reveals a card or ends the turn) and, where the player had a choice, compare the path the player "
+        "took with the best ways to end the segment that the turn planner finds, seeing what that player "
+        "saw; mark each segment whose path loses more than --threshold cards against the best, with the "
+        "better path. Prints the marks and a summary per player; --html writes a replay page that shows "
+        "them. The same options always give the same marks.",
     )
     analyse.add_argument("record", help="a game record file (JSON, or the text form)")
     analyse.add_argument("--level", choices=tuple(LEVELS), default=ANALYSIS_LEVEL,
-                         help=f"the search's level (default: {ANALYSIS_LEVEL}, "
-                         + ", ".join(f"{name} {n} playouts" for name, n in LEVELS.items()) + ")")
+                         help=f"the planner's level (default: {ANALYSIS_LEVEL}, "
+                         + ", ".join(f"{name} {n} playouts" for name, n in LEVELS.items()) + " a segment)")
     analyse.add_argument("--playouts", type=_positive, default=None,
-                         help="playouts per position, instead of a level")
-    analyse.add_argument("--threshold", type=_fraction, default=MISTAKE,
-                         help=f"the value a move must lose to be a mistake, from 0 to 1 (default: {MISTAKE})")
+                         help="playouts per turn segment, instead of a level")
+    analyse.add_argument("--threshold", type=_cards, default=MISTAKE,
+                         help=f"the cards a segment must lose to be a mistake (default: {MISTAKE:g})")
     analyse.add_argument("--player", type=_player, default=None,
                          help="analyse only this player's moves (0 or 1; default: both)")
     analyse.add_argument("--all", action="store_true",
-                         help="print every move analysed with its value, not only the mistakes")
-    analyse.add_argument("--seed", type=_seed, default=0, help="the search's seed (default: 0)")
+                         help="print every segment analysed with its value, not only the mistakes")
+    analyse.add_argument("--seed", type=_seed, default=0, help="the planner's seed (default: 0)")
     analyse.add_argument("--json", action="store_true", help="print the marks as JSON")
     analyse.add_argument("--html", metavar="FILE",
                          help="write an HTML page that steps through the game with the marks")

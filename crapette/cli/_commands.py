@@ -17,7 +17,7 @@ import attrs
 from .. import GameRecord, GameState, Move, RecordError, legal_moves, new_game, parse_position
 from .._progress import progress
 from ..analysis import Review, reviews
-from ..bots import TreeSearchBot
+from ..bots import PlanningBot
 from ..simulation import SimulationError, SimulationInterrupted, SimulationReport, simulate
 from ..text import _verb, render_text
 from ._args import _make_bot
@@ -230,14 +230,15 @@ def _analyse(args: argparse.Namespace, out: IO[str]) -> int:
     playable, problem = _playable(record)
     moves = record.moves[: playable - 1]
     bot = (
-        TreeSearchBot(seed=args.seed, playouts=args.playouts)
+        PlanningBot(seed=args.seed, playouts=args.playouts)
         if args.playouts is not None
-        else TreeSearchBot.at_level(args.level, seed=args.seed)
+        else PlanningBot.at_level(args.level, seed=args.seed)
     )
     names = record.players or ("player 0", "player 1")
     if not args.json:
         print(_head(record), file=out)
-        print(f"searching {bot.playouts} playouts a position, a mistake loses {args.threshold:g} or more", file=out)
+        print(f"planning with {bot.playouts} playouts a turn segment, a mistake loses more than "
+              f"{args.threshold:g} cards", file=out)
     found: list[Review] = []
     truncated = attrs.evolve(record, moves=moves) if problem else record
     shown = progress(args.progress, len(moves), unit="move", verb="analysing")
@@ -245,10 +246,11 @@ def _analyse(args: argparse.Namespace, out: IO[str]) -> int:
     try:
         for review in reviews(truncated, bot=bot, threshold=args.threshold, players=args.player):
             found.append(review)
-            shown.update(review.index + 1)
+            shown.update(review.end + 1)
             if not args.json and (review.mistake or args.all):
                 shown.clear()
                 print(_review_line(review, names), file=out, flush=True)
+        shown.update(len(moves))  # the moves after the last segment that ends are replayed too
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -266,18 +268,24 @@ def _analyse(args: argparse.Namespace, out: IO[str]) -> int:
         _write_page(args.html, itertools.islice(record.states(), playable), moves, notes, args.perspective, title)
         print(f"wrote {_shown_path(args.html)}", file=sys.stderr if args.json else out)
     if interrupted:
-        done = found[-1].index + 1 if found else 0
+        done = found[-1].end + 1 if found else 0
         raise KeyboardInterrupt(f"analysed {done} of {len(moves)} moves")
     if problem:
         raise _Fail(f"the record stops being playable (the moves before were analysed): {problem}")
     return 0
 
 
+def _moves_text(moves: Sequence[Move]) -> str:
+    return " ".join(str(move) for move in moves)
+
+
 def _review_line(review: Review, names: tuple[str, str]) -> str:
-    text = f"move {review.index + 1:>4} ({names[review.player]}): {str(review.played):<8}"
+    where = f"{review.index + 1}" if review.end == review.index else f"{review.index + 1}-{review.end + 1}"
+    text = f"move {where:>4} ({names[review.player]}): {_moves_text(review.played):<8}"
     if review.mistake:
-        return f"{text} {review.note}"
-    return f"{text} value {review.value:.2f}" + ("" if review.best == review.played else f", best {review.best} {review.best_value:.2f}")
+        return f"{text}  {review.note}"
+    text += f"  {review.value:+.1f} cards"
+    return text + ("" if review.best == review.played else f", best {_moves_text(review.best)} {review.best_value:+.1f}")
 
 
 def _analysis_summary(found: Sequence[Review], names: tuple[str, str], only: int | None) -> list[str]:
@@ -285,18 +293,17 @@ def _analysis_summary(found: Sequence[Review], names: tuple[str, str], only: int
     for player in (0, 1) if only is None else (only,):
         mine = [r for r in found if r.player == player]
         mistakes = [r for r in mine if r.mistake]
-        cost = sum(r.cost_in_points for r in mistakes)
-        line = f"{names[player]}: {len(mine)} move{'s' if len(mine) != 1 else ''} with a choice, "
+        line = f"{names[player]}: {len(mine)} turn segment{'s' if len(mine) != 1 else ''} with a choice, "
         line += f"{len(mistakes)} mistake{'s' if len(mistakes) != 1 else ''}"
         if mistakes:
             worst = max(mistakes, key=lambda r: r.cost)
-            line += f" costing about {cost:.1f} points in all (the worst: move {worst.index + 1}, {worst.played})"
+            line += f" (the worst: move {worst.index + 1}, {worst.cost:.1f} cards lost)"
         lines.append(line)
     return lines
 
 
 def _analysis_json(
-    record: GameRecord, bot: TreeSearchBot, threshold: float, found: Sequence[Review], interrupted: bool
+    record: GameRecord, bot: PlanningBot, threshold: float, found: Sequence[Review], interrupted: bool
 ) -> dict[str, object]:
     return {
         "rules": str(record.rules),
@@ -308,13 +315,13 @@ def _analysis_json(
         "reviews": [
             {
                 "index": r.index,
+                "end": r.end,
                 "player": r.player,
-                "played": str(r.played),
-                "best": str(r.best),
+                "played": _moves_text(r.played),
+                "best": _moves_text(r.best),
                 "value": round(r.value, 4),
                 "best_value": round(r.best_value, 4),
                 "cost": r.cost,
-                "cost_in_points": round(r.cost_in_points, 2),
                 "mistake": r.mistake,
             }
             for r in found

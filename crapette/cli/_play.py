@@ -24,11 +24,12 @@ from .. import (
     Pile,
     PileKind,
     Play,
+    apply_move,
     parse_move,
 )
 from .._errors import brief
 from .._progress import isatty
-from ..bots import SearchBot
+from ..bots import PlanningBot
 from ..text import _possessive, render_text
 from ._args import _BotChoice, _make_bot
 from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line, _symbols, _visible
@@ -48,7 +49,7 @@ Piles: F0-F7 foundations, T0-T7 tableau; R reserve, H hand, W waste with the
 player's number: R0 H0 W0 are player 0's, R1 H1 W1 player 1's.
 Cards: rank (A, 2-9, T for ten, J, Q, K) and suit: T♥ is the ten of hearts.
 Commands:
-  moves        list your legal moves        hint       ask the search bot
+  moves        list your legal moves        hint       plan your turn
   undo         take back your last move     board      show the table again
   save FILE    save the game (JSON)         load FILE  continue a saved game
   help         this text                    quit       leave the game"""
@@ -220,7 +221,7 @@ class _Session:
             self.game.players = self.names
         seed = self.game.seed if self.game.seed is not None else 0
         self.bot = _make_bot(choice, seed, self.budget)
-        self.hinter = SearchBot(seed=seed, budget=self.budget)
+        self.hinter = PlanningBot(seed=seed)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -475,8 +476,16 @@ class _Session:
             self.say("The game is over: there are no moves.")
             return
         state = self.game.state
-        move = self.hinter.choose(state)
-        self.say(f"hint: {move} ({_preview(state, move, self.subjects)})")
+        moves = self.hinter.hint(state)
+        if len(moves) == 1:
+            self.say(f"hint: {moves[0]} ({_preview(state, moves[0], self.subjects)})")
+            return
+        # The plan to the end of the turn segment: no move but the last reveals a card.
+        self.say(f"hint: {' '.join(str(move) for move in moves)}")
+        for move in moves:
+            self.say(f"  {str(move):<8} {_preview(state, move, self.subjects)}")
+            if move is not moves[-1]:
+                state = apply_move(state, move)
 
     def move(self, text: str) -> None:
         moves = self.game.legal_moves

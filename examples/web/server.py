@@ -21,7 +21,8 @@ plays one game against a bot. The JSON API, all under ``/api/games``:
 ``POST /api/games/{id}/moves``         ``{"move": "R0-F3"}``: the player's move
 ``POST /api/games/{id}/bot``           the bot plays its next move (one move a request)
 ``POST /api/games/{id}/undo``          take back the player's last move (and the bot's after it)
-``GET /api/games/{id}/hint``           ``{"move": ...}``: what the search bot would play
+``GET /api/games/{id}/hint``           ``{"move": ..., "moves": [...]}``: the planner's moves to
+                                       the end of the turn segment (``move``: the first)
 ``GET /api/games/{id}/record``         the game record (``?format=text`` for the text form)
 =====================================  ===============================================
 
@@ -91,7 +92,7 @@ from crapette import (
     parse_record,
     parse_rules,
 )
-from crapette.bots import BOT_NAMES, Bot, SearchBot, make_bot
+from crapette.bots import BOT_NAMES, Bot, PlanningBot, choose_remembering, make_bot
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -114,8 +115,8 @@ MAX_BODY = 64 * 1024
 #: The seeds a new deal draws from when the player gives none: too many to try them all
 #: against the cards in sight (a seed is the whole deal).
 RANDOM_SEEDS = 2**64
-#: The bot that gives hints: the strongest, whatever the opponent.
-HINT_BOT = SearchBot()
+#: The bot that gives hints: the turn planner, whatever the opponent.
+HINT_BOT = PlanningBot()
 #: The worker processes that run the bots and replay loaded records.
 WORKERS = max(1, min(2, os.cpu_count() or 1))
 #: The most jobs waiting for a worker; beyond it a request is refused with a 503 (try again).
@@ -646,7 +647,8 @@ async def bot_move(request: Request) -> Response:
     async with session.lock:
         _check_can_move(session, "bot")
         # The search bot thinks for up to a second: in a worker process, not on the event loop.
-        move = await request.app.state.workers.run(session.bot.choose, session.game.state)
+        # The bot comes back with it: the planning bot remembers the plan of its turn.
+        move, session.bot = await request.app.state.workers.run(choose_remembering, session.bot, session.game.state)
         session.game.push(move)
     return JSONResponse(game_json(game_id, session))
 
@@ -666,8 +668,8 @@ async def undo(request: Request) -> Response:
 async def hint(request: Request) -> Response:
     _, session = _session(request)
     _check_can_move(session, "you")
-    move = await request.app.state.workers.run(HINT_BOT.choose, session.game.state)
-    return JSONResponse({"move": str(move)})
+    moves = await request.app.state.workers.run(HINT_BOT.hint, session.game.state)
+    return JSONResponse({"move": str(moves[0]), "moves": [str(move) for move in moves]})
 
 
 async def record(request: Request) -> Response:

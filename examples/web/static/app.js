@@ -16,7 +16,7 @@ const REASONS = {
 
 let game = null; // the game as the server last sent it
 let selected = null; // {pile, count}: the cards picked up, waiting for a target
-let hinted = null; // the move the last hint suggested
+let hinted = null; // the first move of the plan the last hint suggested
 let botTimer = null;
 let busy = false; // a request that changes the game is on its way
 
@@ -618,10 +618,10 @@ function wire() {
     if (busy) return;
     setBusy(true);
     try {
-      const { move } = await api("GET", gamePath("/hint"));
-      hinted = move;
+      const { move, moves } = await api("GET", gamePath("/hint"));
+      hinted = move; // the first move is highlighted; the message shows the whole plan
       render(false);
-      say(`Hint: ${move}`, "hint");
+      say(`Hint: ${(moves || [move]).join(" ")}`, "hint");
     } catch (error) {
       say(error.message, "error");
     } finally {
