@@ -20,36 +20,53 @@ tableau piles ``T0``-``T7``, the reserve tops ``R0``, ``R1``, the wastes
 ``has_move_limit``, ``moves_left``, ``counters``, ``is_over``).
 
 A card row holds one number per card, at the card's :attr:`~crapette.Card.index`:
-0 if the card is not in that pile, else its position counted from the top of
-the pile, 1 for the top card. So a face-up card is in exactly one row, and the
-rows give every face-up pile in order; the cards in no row are the face-down
-ones. Player 0's piles come first whoever observes: the layout does not turn
-with the observer, as action numbers do not either. The rules are not encoded
-(an environment plays one rule set). The counts stay within -2\\ :sup:`24` to
-2\\ :sup:`24`, where ``float32`` counts exactly.
+0 if the card is not in that pile, else the reciprocal of its position counted
+from the top of the pile: 1 for the top card, 1/2 for the card below it, 1/3
+below that, and so on. So a face-up card is in exactly one row, and the rows
+give every face-up pile in order; the cards in no row are the face-down ones.
+Player 0's piles come first whoever observes: the layout does not turn with
+the observer, as action numbers do not either. The rules are not encoded (an
+environment plays one rule set).
+
+Every number lies between 0 and 1 (:data:`LOW` and :data:`HIGH`), so a network
+takes an observation as it comes: the flags are 0 or 1, ``passes`` is the
+count of passes over 2, the sizes of the piles are counts of cards over 104,
+``move_count`` is the number of moves over 1000 (1 from move 1000 on),
+``moves_left`` the moves left over the rules' move limit (0 without one), and
+each count of the rules' own endings ``c`` is squashed to
+``0.5 + c / (2 (|c| + 1))`` (0.5 for 0, towards 1 for large counts, towards
+0 for very negative ones).
 
 >>> from crapette import legal_moves, new_game, view
 >>> state = new_game("classic", seed=1)
 >>> obs = encode(view(state), player=0)
 >>> obs.shape, obs.dtype
 ((2104,), dtype('float32'))
->>> obs[FIELDS["reserve_sizes"]], obs[FIELDS["hand_sizes"]]
+>>> obs[FIELDS["reserve_sizes"]] * 104, obs[FIELDS["hand_sizes"]] * 104
 (array([13., 13.], dtype=float32), array([35., 35.], dtype=float32))
+>>> float(obs.min()), float(obs.max())
+(0.0, 1.0)
 >>> int(action_mask(state).sum()) == len(legal_moves(state))
 True
 
 .. versionadded:: 0.2.0
+.. versionchanged:: 0.3.0
+   Version 2 of the layout: every number scaled to [0, 1] (version 1 held raw
+   counts and positions).
 """
 
 from __future__ import annotations
 
+import difflib
 import math
 import operator
 import struct
 import types
 import warnings
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from crapette import (
     NUM_ACTIONS,
@@ -65,7 +82,7 @@ from crapette._checks import check_int, check_seed
 from crapette._errors import brief
 from crapette._rules import to_rules
 from crapette._state import F0, H0, R0, W0
-from crapette.protocol import Crapette
+from crapette.protocol import Crapette, points_difference, win_loss
 
 try:
     import numpy as np
@@ -87,11 +104,15 @@ __all__ = [
     "OBSERVATION_VERSION",
     "action_mask",
     "encode",
+    "REWARD_KINDS",
+    "forfeit",
     "rewards",
+    "score_scale",
+    "truncated_outcome",
 ]
 
 #: The version of the layout. It changes whenever the layout does.
-OBSERVATION_VERSION = 1
+OBSERVATION_VERSION = 2
 
 # The names of the card rows, in order: foundations, tableau piles, reserves, wastes.
 _PILE_ROWS: tuple[str, ...] = (
@@ -103,25 +124,26 @@ _PILE_ROWS: tuple[str, ...] = (
     "W1",
 )
 _CARDS = 104
-_BIG = 2**24
 # How many counts of the rules' own endings an observation holds.
 _COUNTERS = 4
-_SCALARS: tuple[tuple[str, int, float, float], ...] = (
-    # name, length, lowest and highest value
-    ("observer", 2, 0, 1),
-    ("current_player", 2, 0, 1),
-    ("drawn", 1, 0, 1),
-    ("passes", 1, 0, 2),
-    ("exhausted", 2, 0, 1),
-    ("played", 2, 0, 1),
-    ("reserve_sizes", 2, 0, _CARDS),
-    ("hand_sizes", 2, 0, _CARDS),
-    ("waste_sizes", 2, 0, _CARDS),
-    ("move_count", 1, 0, _BIG),
-    ("has_move_limit", 1, 0, 1),
-    ("moves_left", 1, 0, _BIG),
-    ("counters", _COUNTERS, -_BIG, _BIG),
-    ("is_over", 1, 0, 1),
+# The move count at which the move_count field reaches 1.
+_MOVE_SCALE = 1000
+_SCALARS: tuple[tuple[str, int], ...] = (
+    # name, length; every value lies in [0, 1]
+    ("observer", 2),
+    ("current_player", 2),
+    ("drawn", 1),
+    ("passes", 1),
+    ("exhausted", 2),
+    ("played", 2),
+    ("reserve_sizes", 2),
+    ("hand_sizes", 2),
+    ("waste_sizes", 2),
+    ("move_count", 1),
+    ("has_move_limit", 1),
+    ("moves_left", 1),
+    ("counters", _COUNTERS),
+    ("is_over", 1),
 )
 
 
@@ -131,7 +153,7 @@ def _layout() -> dict[str, slice]:
     for name in _PILE_ROWS:
         fields[name] = slice(start, start + _CARDS)
         start += _CARDS
-    for name, length, _low, _high in _SCALARS:
+    for name, length in _SCALARS:
         fields[name] = slice(start, start + length)
         start += length
     return fields
@@ -148,18 +170,16 @@ OBSERVATION_SHAPE: tuple[int] = (OBSERVATION_SIZE,)
 _SCALAR_START = len(_PILE_ROWS) * _CARDS
 
 
-def _bound(which: int) -> NDArray[np.float32]:
-    bound = np.full(OBSERVATION_SIZE, 0 if which == 0 else _CARDS, dtype=np.float32)
-    for name, _length, low, high in _SCALARS:
-        bound[FIELDS[name]] = (low, high)[which]
+def _bound(value: float) -> NDArray[np.float32]:
+    bound = np.full(OBSERVATION_SIZE, value, dtype=np.float32)
     bound.flags.writeable = False
     return bound
 
 
-#: The lowest value of each entry, read-only: the ``low`` of an observation space.
-LOW: NDArray[np.float32] = _bound(0)
-#: The highest value of each entry, read-only: the ``high`` of an observation space.
-HIGH: NDArray[np.float32] = _bound(1)
+#: The lowest value of each entry (0), read-only: the ``low`` of an observation space.
+LOW: NDArray[np.float32] = _bound(0.0)
+#: The highest value of each entry (1), read-only: the ``high`` of an observation space.
+HIGH: NDArray[np.float32] = _bound(1.0)
 
 # The card row of each pile, as the bytes of 104 float32 numbers, keyed by the
 # identity of the pile's tuple: states share the tuples of the piles a move
@@ -172,11 +192,11 @@ _SCALAR_PACK = struct.Struct(f"={OBSERVATION_SIZE - _SCALAR_START}f").pack
 
 
 def _new_row(pile: tuple[Card, ...]) -> tuple[tuple[Card, ...], bytes]:
-    """Make and cache the row of a pile (bottom to top): each card's position from the top, 1 for the top."""
+    """Make and cache the row of a pile (bottom to top): 1 over each card's position from the top (1 for the top)."""
     row = np.zeros(_CARDS, dtype=np.float32)
     depth = len(pile)
     for card in pile:
-        row[card.index] = depth
+        row[card.index] = 1.0 / depth
         depth -= 1
     entry = (pile, row.tobytes())
     if len(_row_cache) >= _ROW_CACHE_LIMIT:
@@ -195,10 +215,15 @@ def _top_rows() -> tuple[bytes, ...]:
 
 
 _TOP_ROWS = _top_rows()
-_NO_COUNTERS = (0,) * _COUNTERS
+_NO_COUNTERS = (0.5,) * _COUNTERS
 
 
-def _counters(position: PublicView | GameState) -> tuple[int, ...]:
+def _squash(count: int) -> float:
+    """A count of any size as a number in [0, 1]: 0.5 for 0, towards 1 up, towards 0 down."""
+    return 0.5 + count / (2 * (abs(count) + 1))
+
+
+def _counters(position: PublicView | GameState) -> tuple[float, ...]:
     counters = position.counters
     if not counters:
         return _NO_COUNTERS
@@ -207,7 +232,7 @@ def _counters(position: PublicView | GameState) -> tuple[int, ...]:
             f"the observation holds the counts of at most {_COUNTERS} endings of the rules' own, "
             f"these rules keep {len(counters)}"
         )
-    return (*(min(max(c, -_BIG), _BIG) for c in counters), *(0,) * (_COUNTERS - len(counters)))
+    return (*(_squash(c) for c in counters), *(0.5,) * (_COUNTERS - len(counters)))
 
 
 def _check_player(player: object) -> int:
@@ -279,17 +304,20 @@ def encode(position: PublicView | GameState, player: int) -> NDArray[np.float32]
             mover == 0,
             mover == 1,
             position.drawn,
-            position.passes,
+            position.passes / 2,
             exhausted[0],
             exhausted[1],
             played[0],
             played[1],
-            *sizes,
-            len(shown[16]),
-            len(shown[17]),
-            min(count, _BIG),
+            sizes[0] / _CARDS,
+            sizes[1] / _CARDS,
+            sizes[2] / _CARDS,
+            sizes[3] / _CARDS,
+            len(shown[16]) / _CARDS,
+            len(shown[17]) / _CARDS,
+            min(count, _MOVE_SCALE) / _MOVE_SCALE,
             limit is not None,
-            0 if limit is None else min(max(limit - count, 0), _BIG),
+            0 if limit is None else min(max(limit - count, 0), limit) / limit,
             *_counters(position),
             position.outcome is not None,
         )
@@ -322,32 +350,109 @@ def action_mask(position: PublicView | GameState) -> NDArray[np.int8]:
     return np.frombuffer(mask, dtype=np.int8)
 
 
-def rewards(outcome: Outcome) -> tuple[float, float]:
+#: The kinds of reward the adapters give (their ``rewards`` argument), the first the default.
+REWARD_KINDS: tuple[str, ...] = ("win", "score", "points")
+
+
+def score_scale(rules: RuleSet) -> float:
+    """What divides a score difference under ``rewards="score"``: the most a game can score, 1 without scoring.
+
+    It is the winner's points with all 104 cards left to the loser in each of
+    reserve, hand and waste, more than any game can score, so that a scaled
+    difference lies within -1 and 1 (the bounds of OpenSpiel's utility).
+
+    >>> score_scale(RuleSet.classic()), score_scale(RuleSet.casual())
+    (446.0, 1.0)
+    """
+    if rules.scoring is None:
+        return 1.0
+    return float(rules.scoring.points_for_win(reserve=_CARDS, hand=_CARDS, waste=_CARDS))
+
+
+def rewards(outcome: Outcome, kind: str = "win", *, rules: RuleSet | None = None) -> tuple[float, float]:
     """What each player (0, then 1) earns for a game that ended with ``outcome``: the rewards of the adapters.
 
-    Under rules that score, a player earns its score minus the opponent's:
-    the winner its points, the loser as many below zero. Without scoring, a win
-    is worth 1, a loss -1 and a draw 0. The rewards always add up to 0.
+    ``kind`` is one of :data:`REWARD_KINDS`:
 
-    They are Crapette's returns, as its metadata defines them
-    (``Crapette.game_type.payoff``, :func:`crapette.protocol.points_difference`):
-    what :meth:`crapette.protocol.Crapette.returns` gives for a finished game
-    and what the search bots of other games maximize.
+    ``"win"`` (the default)
+        1 for a win, -1 for a loss, 0 for a draw
+        (:func:`crapette.protocol.win_loss`). A game settled by penalties is
+        won by the side with the lower penalty.
+    ``"score"``
+        the score difference (each player's points minus the opponent's)
+        divided by :func:`score_scale` of ``rules``, so within -1 and 1;
+        without scoring the same as ``"win"``. ``rules`` must be given.
+    ``"points"``
+        the score difference as it is, in points: Crapette's returns
+        (``Crapette.game_type.payoff``, :func:`crapette.protocol.points_difference`);
+        without scoring the same as ``"win"``.
+
+    The rewards always add up to 0.
 
     >>> from crapette import EndReason, Outcome
-    >>> rewards(Outcome(winner=1, reason=EndReason.EMPTIED, scores=(0, 53)))
-    (-53.0, 53.0)
-    >>> rewards(Outcome(winner=0, reason=EndReason.EMPTIED))
-    (1.0, -1.0)
+    >>> lost = Outcome(winner=1, reason=EndReason.EMPTIED, scores=(0, 53))
+    >>> rewards(lost), rewards(lost, "points")
+    ((-1.0, 1.0), (-53.0, 53.0))
+    >>> [round(r, 4) for r in rewards(lost, "score", rules=RuleSet.classic())]
+    [-0.1188, 0.1188]
     >>> rewards(Outcome(winner=None, reason=EndReason.BLOCKED))
     (0.0, 0.0)
 
     :raises TypeError: if ``outcome`` is not an :class:`~crapette.Outcome`.
+    :raises ValueError: if ``kind`` is unknown, or ``"score"`` without ``rules``.
     """
     if not isinstance(outcome, Outcome):
         raise TypeError(f"rewards() expects an Outcome, got {type(outcome).__name__}")
-    first, second = Crapette.game_type.payoff(outcome)
-    return (first, second)
+    kind = _check_kind(kind)
+    if kind == "win":
+        first, second = win_loss(outcome)
+    else:
+        first, second = points_difference(outcome)
+        if kind == "score" and outcome.scores is not None:
+            if not isinstance(rules, RuleSet):
+                raise ValueError('rewards(outcome, "score") needs the rules: rewards(outcome, "score", rules=...)')
+            scale = score_scale(rules)
+            first, second = first / scale, second / scale
+    return (first + 0.0, second + 0.0)
+
+
+def _check_kind(kind: object) -> str:
+    if kind not in REWARD_KINDS:
+        raise ValueError(f"rewards must be one of {', '.join(map(repr, REWARD_KINDS))}, got {kind!r}")
+    return str(kind)
+
+
+def forfeit(loser: int, kind: str = "win", *, rules: RuleSet | None = None) -> tuple[float, float]:
+    """The rewards of a game that ``loser`` forfeits by making too many moves in one turn (the adapters' turn cap).
+
+    The loser earns what the worst loss earns: -1 under ``"win"`` and
+    ``"score"``, minus :func:`score_scale` points under ``"points"``; the
+    opponent the opposite.
+
+    >>> forfeit(0), forfeit(1, "points", rules=RuleSet.classic())
+    ((-1.0, 1.0), (446.0, -446.0))
+
+    :raises ValueError: if ``loser`` is not 0 or 1 or ``kind`` is unknown.
+    """
+    if loser not in (0, 1):
+        raise ValueError(f"loser must be 0 or 1, got {loser!r}")
+    worst = -1.0
+    if _check_kind(kind) == "points" and rules is not None:
+        worst = -score_scale(rules)
+    return (worst, -worst) if loser == 0 else (-worst, worst)
+
+
+def truncated_outcome(state: GameState) -> Outcome:
+    """The outcome of a game that an environment stops after its ``max_moves`` moves: settled by the rules' penalties.
+
+    The game is settled as the rules settle every ending but a win (ruling
+    R9): with scoring, the lower penalty wins the difference; without, a draw.
+
+    >>> from crapette import new_game
+    >>> print(truncated_outcome(new_game("classic", seed=1)))
+    draw (move-limit), 0-0
+    """
+    return Crapette.cut_short(state)
 
 
 # Argument checks the adapters share.
@@ -372,32 +477,48 @@ def _check_reward(value: object) -> float | None:
     return float(value)
 
 
-#: The options ``reset()`` of the RL environments takes.
-_RESET_OPTIONS = ("deal",)
+#: How many moves one player may make in one turn in the adapters unless told otherwise (``max_turn_moves``).
+DEFAULT_TURN_MOVES = 200
 
 
-def _reset_deal(options: object, *, refuse_unknown: bool = True) -> int | None:
-    """The deal chosen by ``reset(options=...)`` of an RL environment, or None.
+def _check_turn_cap(value: object) -> int | None:
+    return None if value is None else check_int("max_turn_moves", value, 1)
+
+
+def _adapter_rules(rules: object, revisits: object) -> RuleSet:
+    """The rules an adapter plays: ``rules`` with ``revisits`` set as the adapter's argument says."""
+    ruleset = _to_rules(rules)
+    if not isinstance(revisits, bool):
+        raise TypeError(f"revisits must be True or False, got {revisits!r}")
+    return ruleset if ruleset.revisits is revisits else attrs.evolve(ruleset, revisits=revisits)
+
+
+def _check_options(options: object, known: Mapping[str, str], *, warn_unknown: bool = False) -> Mapping[str, Any]:
+    """The options given to ``reset()``: a mapping whose every key is one of ``known`` (name: what it is).
 
     Options that are not a mapping are a TypeError; an unknown key a
-    ValueError, or with ``refuse_unknown=False`` a warning (PettingZoo's
-    ``api_test`` requires that reset accept options it does not know).
+    ValueError naming it (and the closest known one), or with
+    ``warn_unknown`` a UserWarning unless it is close to a known one
+    (PettingZoo's ``api_test`` passes an option no environment knows).
     """
     if options is None:
-        return None
+        return {}
     if not isinstance(options, Mapping):
-        raise TypeError(f'reset() options must be a dict such as {{"deal": 7}} or None, got {brief(options)}')
+        raise TypeError(
+            f"reset() options must be a dict such as {{{next(iter(known))!r}: ...}} or None, got {brief(options)}"
+        )
+    known_text = ", ".join(f"{name!r} ({what})" for name, what in known.items())
     for key in options:
-        if key not in _RESET_OPTIONS:
-            if refuse_unknown:
-                raise ValueError(f"unknown reset() option {brief(key)}: the only option is 'deal' (a deal number)")
-            warnings.warn(
-                f"reset() ignores the unknown option {brief(key)}: the only option is 'deal' (a deal number)",
-                UserWarning,
-                stacklevel=3,
-            )
-    deal = options.get("deal")
-    return None if deal is None else _check_deal(deal)
+        if key in known:
+            continue
+        close = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        message = f"unknown reset() option {brief(key)}{hint}: the options are {known_text}"
+        if warn_unknown and not close:
+            warnings.warn(message + "; it is ignored", UserWarning, stacklevel=3)
+        else:
+            raise ValueError(message)
+    return options
 
 
 def _check_deal(value: object) -> int:

@@ -34,6 +34,16 @@ parameters:
 ``max_moves``
     the most moves a game may take (5000 by default, as in
     :mod:`crapette.simulation`; at most :data:`MAX_MOVES`).
+``max_turn_moves``
+    the most moves a player may make in one turn (200 by default; 0 for no
+    cap): a player who makes that many forfeits the game.
+``revisits``
+    the ``revisits`` option of the rules played (False by default: a move may
+    not recreate a position already reached in the same turn).
+``rewards``
+    ``"win"`` (the default: 1, -1 or 0), ``"score"`` (the score difference
+    scaled into -1 to 1) or ``"points"`` (the score difference): see
+    :func:`crapette.observation.rewards`.
 
 A parameter out of range is a :class:`ValueError` (of the wrong type a
 :class:`TypeError`) from :class:`CrapetteGame`; ``pyspiel.load_game`` itself
@@ -50,10 +60,13 @@ game ``n`` is the same game in OpenSpiel as everywhere else in crapette. The
 players never learn ``n``.
 
 **The end.** A game the rules end is terminal with the returns of
-:func:`crapette.observation.rewards` (the scores' difference when the rules
-score, else 1, -1 or 0). OpenSpiel has no truncation: a game the rules have
-not ended after ``max_moves`` moves (ruling R10) is terminal too, returns 0
-and 0, as a draw.
+:func:`crapette.observation.rewards` (by default 1 for a win, -1 for a loss,
+0 for a draw). OpenSpiel has no truncation: a game the rules have not ended
+after ``max_moves`` moves (ruling R10) is terminal too, settled by the rules'
+penalties as every ending but a win is (ruling R9; a draw without scoring).
+Stalling never pays: with ``revisits`` off no move recreates a position of
+the same turn, and a player who makes ``max_turn_moves`` moves in one turn
+forfeits (returns -1 and 1, :attr:`CrapetteState.forfeit` names it).
 
 **Observations.** Both players see the same cards (:ref:`section 12 of the rules <rules-12>`).
 The observation tensor of a player is :func:`crapette.observation.encode` of
@@ -64,8 +77,10 @@ face-down cards it has seen and where they lie (the waste a player turned over
 into the hand, a reserve card that a load covered). The information state
 tensor is the observation tensor followed by four rows of 104 (the known cards
 below the top of reserve 0 and of reserve 1, in hand 0, in hand 1), each
-holding a card's position from the top of its pile (1 for the top), like the
-rows of the observation. That is all a player's past observations tell it, so
+holding 1 over a card's position from the top of its pile (1 for the top), like the
+rows of the observation. The information state string also says how many
+moves the player to move has made in this turn, and which positions of the
+turn ``revisits=false`` bars (as a digest), which decide the legal moves. That is all a player's past observations tell it, so
 two histories that leave the same knowledge share an information state.
 :meth:`CrapetteState.resample_from_infostate` deals the unseen cards afresh,
 which IS-MCTS asks of an imperfect-information game.
@@ -76,6 +91,7 @@ which IS-MCTS asks of an imperfect-information game.
 from __future__ import annotations
 
 import functools
+import hashlib
 import random
 from typing import Any, NamedTuple
 
@@ -93,7 +109,7 @@ from crapette import (
     new_game,
 )
 from crapette._errors import brief
-from crapette._state import H0, KNOWN, R0
+from crapette._state import H0, KNOWN, R0, SEEN
 from crapette.protocol import DEFAULT_MAX_MOVES
 
 try:
@@ -102,7 +118,20 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError('crapette.openspiel needs OpenSpiel: pip install "crapette[openspiel]"') from error
 
-from crapette.observation import FIELDS, OBSERVATION_SIZE, _check_count, _to_rules, encode, rewards
+from crapette.observation import (
+    DEFAULT_TURN_MOVES,
+    FIELDS,
+    OBSERVATION_SIZE,
+    _adapter_rules,
+    _check_count,
+    _check_kind,
+    _check_turn_cap,
+    encode,
+    forfeit,
+    rewards,
+    score_scale,
+    truncated_outcome,
+)
 
 __all__ = ["DEFAULT_DEALS", "GAME_TYPE", "MAX_DEALS", "MAX_MOVES", "CrapetteGame", "CrapetteObserver", "CrapetteState"]
 
@@ -128,7 +157,14 @@ try:
 except TypeError:  # a mock of pyspiel: the docs' build without OpenSpiel (docs/conf.py)
     _CHANCE, _TERMINAL = -1, -4
 _KNOWN_SIZE = 4 * _CARDS
-_DEFAULTS: dict[str, Any] = {"rules": "classic", "deals": DEFAULT_DEALS, "max_moves": DEFAULT_MAX_MOVES}
+_DEFAULTS: dict[str, Any] = {
+    "rules": "classic",
+    "deals": DEFAULT_DEALS,
+    "max_moves": DEFAULT_MAX_MOVES,
+    "max_turn_moves": DEFAULT_TURN_MOVES,
+    "revisits": False,
+    "rewards": "win",
+}
 
 #: The game's type: what OpenSpiel knows of it before it is loaded.
 GAME_TYPE = pyspiel.GameType(
@@ -174,6 +210,9 @@ class _Config:
     rules: RuleSet
     deals: int
     max_moves: int
+    #: None: no cap.
+    max_turn_moves: int | None
+    rewards: str
 
 
 class _Play(NamedTuple):
@@ -186,15 +225,21 @@ class _Play(NamedTuple):
     seen: int
     #: The OpenSpiel player to move: 0 or 1, _CHANCE or _TERMINAL.
     player: int
+    #: The moves made so far in this turn by the player to move.
+    turn_moves: int = 0
+    #: The player who forfeited by making too many moves in one turn, or None.
+    forfeit: int | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         return self
 
     @classmethod
-    def after(cls, config: _Config, game: GameState, seen: int) -> _Play:
-        """The play at ``game``: the game ends when the rules end it or after ``config.max_moves`` moves."""
-        over = game.outcome is not None or game.move_count >= config.max_moves
-        return cls(config, game, seen, _TERMINAL if over else game.current_player)
+    def after(cls, config: _Config, game: GameState, seen: int, turn_moves: int = 0) -> _Play:
+        """The play at ``game``: the game ends when the rules end it, after ``config.max_moves`` moves, or at the turn cap."""
+        cap = config.max_turn_moves
+        loser = game.current_player if cap is not None and turn_moves >= cap and game.outcome is None else None
+        over = game.outcome is not None or game.move_count >= config.max_moves or loser is not None
+        return cls(config, game, seen, _TERMINAL if over else game.current_player, turn_moves, loser)
 
 
 def _visible_bits(state: GameState) -> int:
@@ -233,16 +278,16 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
             raise ValueError(f"unknown parameter(s) {', '.join(unknown)}: crapette takes {', '.join(_DEFAULTS)}")
         values = {**_DEFAULTS, **given}
         text = values["rules"]
-        rules = _to_rules(_from_game_string(text) if isinstance(text, str) else text)
+        rules = _adapter_rules(_from_game_string(text) if isinstance(text, str) else text, values["revisits"])
+        turn_cap = values["max_turn_moves"]
         config = _Config(
             rules,
             _check_bounded("deals", values["deals"], MAX_DEALS),
             _check_bounded("max_moves", values["max_moves"], MAX_MOVES),
+            _check_turn_cap(None if turn_cap == 0 else turn_cap),
+            _check_kind(values["rewards"]),
         )
-        if rules.scoring is None:
-            bound = 1.0
-        else:
-            bound = float(rules.scoring.points_for_win(reserve=_CARDS, hand=_CARDS, waste=_CARDS))
+        bound = score_scale(rules) if config.rewards == "points" else 1.0
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=config.deals,
@@ -259,6 +304,9 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
                 "rules": _to_game_string(str(rules)),
                 "deals": config.deals,
                 "max_moves": config.max_moves,
+                "max_turn_moves": config.max_turn_moves or 0,
+                "revisits": rules.revisits,
+                "rewards": config.rewards,
             },
         )
         self._config = config
@@ -333,7 +381,7 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         return list(_deal_outcomes(self._play.config.deals))
 
     def _apply_action(self, action: int) -> None:
-        config, state, seen, player = self._play
+        config, state, seen, player, turn_moves, _forfeit = self._play
         if player == _TERMINAL:
             raise ValueError(f"the game is over: action {brief(action)} cannot be applied to a terminal state")
         if state is None:
@@ -344,20 +392,35 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
             state = new_game(config.rules, action)
             self._play = _Play.after(config, state, _visible_bits(state))
         else:
-            state = apply_move(state, action_to_move(action))
-            self._play = _Play.after(config, state, seen | _top_bits(state))
+            after = apply_move(state, action_to_move(action))
+            turn_moves = turn_moves + 1 if after.current_player == state.current_player else 0
+            self._play = _Play.after(config, after, seen | _top_bits(after), turn_moves)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
             return f"deal {action}"
         return str(action_to_move(action))
 
+    @property
+    def forfeit(self) -> int | None:
+        """The player who forfeited the game by making ``max_turn_moves`` moves in one turn, or None."""
+        return self._play.forfeit
+
     def returns(self) -> list[float]:
-        """The returns: those of :func:`crapette.observation.rewards` once the rules have ended the game, else 0."""
-        state = self._play.game
-        if state is None or state.outcome is None:
+        """The returns: 0 each until the end, then :func:`crapette.observation.rewards` of how the game ended.
+
+        A game cut off after ``max_moves`` is settled by the rules' penalties;
+        a forfeit is the worst loss (:func:`crapette.observation.forfeit`).
+        """
+        play = self._play
+        state = play.game
+        if state is None or play.player != _TERMINAL:
             return [0.0, 0.0]
-        return list(rewards(state.outcome))
+        config = play.config
+        if play.forfeit is not None:
+            return list(forfeit(play.forfeit, config.rewards, rules=config.rules))
+        outcome = state.outcome if state.outcome is not None else truncated_outcome(state)
+        return list(rewards(outcome, config.rewards, rules=config.rules))
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CrapetteState:
         """A state the player cannot tell from this one: the cards never seen dealt afresh into their slots.
@@ -393,6 +456,9 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
                 piles[pile_id] = tuple(pile)
         world = attrs.evolve(state, piles=tuple(piles))
         world._engine[KNOWN] = state._engine[KNOWN]  # the same history: what it made known stays known
+        # The tableaux reached earlier in the turn (which revisits=false bars) are
+        # known to both players and untouched by the resampling: keep them.
+        world._engine[SEEN] = state._engine[SEEN]
         clone._play = play._replace(game=world)
         return clone
 
@@ -476,7 +542,7 @@ class CrapetteObserver:
             rows.fill(0)
             for row, cards in enumerate(_known(game, play.seen)):
                 for card, depth in cards:
-                    rows[row, card.index] = depth
+                    rows[row, card.index] = 1.0 / depth
 
     def string_from(self, state: CrapetteState, player: int) -> str:
         """What ``player`` knows of ``state``, as text."""
@@ -492,7 +558,19 @@ class CrapetteObserver:
                 if cards
             ]
             text += "\nknown face down (card@position from the top): " + ("; ".join(known) or "none")
+            text += f"\nthis turn: {play.turn_moves} moves, positions barred {_barred(game)}"
         return text
+
+
+def _barred(state: GameState) -> str:
+    """The tableaux reached earlier in this turn (which ``revisits=false`` bars), as a short digest, or "none"."""
+    seen = state._engine[SEEN]
+    if not seen:
+        return "none"
+    shapes = sorted(
+        " | ".join(" ".join(sorted(" ".join(map(str, pile)) for pile in group)) for group in shape) for shape in seen
+    )
+    return hashlib.sha256("\n".join(shapes).encode()).hexdigest()[:16]
 
 
 pyspiel.register_game(GAME_TYPE, CrapetteGame)

@@ -26,11 +26,19 @@ several times running.
 (50, False)
 
 The game ends as the rules end it: every agent is then *terminated* with the
-rewards of :func:`crapette.observation.rewards` (the scores' difference when
-the rules score, else 1, -1 or 0). A game the rules have not ended after
-``max_moves`` moves is stopped by the environment (ruling R10: under rules
-without a move limit a game need not end): every agent is then *truncated*,
-with reward 0.
+rewards of :func:`crapette.observation.rewards` (by default 1 for a win, -1
+for a loss, 0 for a draw; ``rewards="score"`` for the scaled score
+difference). A game the rules have not ended after ``max_moves`` moves is
+stopped by the environment (ruling R10: under rules without a move limit a
+game need not end): every agent is then *truncated*, and the game settled by
+the rules' penalties as every ending but a win is (ruling R9; a draw without
+scoring).
+
+Stalling never pays: the environment plays the rules with ``revisits`` off
+unless told otherwise (a move may not recreate a position already reached in
+the same turn), and an agent that makes ``max_turn_moves`` moves (200) in one
+turn forfeits the game: every agent is terminated, the one that forfeited
+earning -1 (``infos[agent]["forfeit"]`` True).
 
 .. versionadded:: 0.2.0
 """
@@ -60,7 +68,21 @@ except ImportError as error:  # pragma: no cover - depends on the environment
     raise ImportError('crapette.pettingzoo needs PettingZoo: pip install "crapette[pettingzoo]"') from error
 
 from crapette.gymnasium import observation_space
-from crapette.observation import _check_count, _check_reward, _reset_deal, _to_rules, action_mask, encode, rewards
+from crapette.observation import (
+    DEFAULT_TURN_MOVES,
+    _adapter_rules,
+    _check_count,
+    _check_deal,
+    _check_kind,
+    _check_options,
+    _check_reward,
+    _check_turn_cap,
+    action_mask,
+    encode,
+    forfeit,
+    rewards,
+    truncated_outcome,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -73,6 +95,7 @@ AGENTS: tuple[str, str] = ("player_0", "player_1")
 _PLAYERS = {agent: player for player, agent in enumerate(AGENTS)}
 _RENDER_MODES = ("human", "ansi")
 _MAX_DEAL = 2**64
+_RESET_OPTIONS = {"deal": "a deal number"}
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -82,8 +105,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         :func:`~crapette.parse_rules` reads it (``"classic"``, ``"casual"``,
         ``"classic(move_limit=200)"``).
     :param max_moves: the environment stops a game after this many moves
-        (truncation) if the rules have not ended it;
-        :data:`crapette.protocol.DEFAULT_MAX_MOVES` by default.
+        (truncation) if the rules have not ended it, settled by the rules'
+        penalties; :data:`crapette.protocol.DEFAULT_MAX_MOVES` by default.
+    :param max_turn_moves: an agent that makes this many moves in one turn
+        forfeits the game (None: no cap).
+    :param revisits: the ``revisits`` option of the rules played (False: a
+        move may not recreate a position reached earlier in the same turn).
+    :param rewards: ``"win"``, ``"score"`` or ``"points"``: see
+        :func:`crapette.observation.rewards`.
     :param illegal_reward: what an illegal action earns the agent that plays
         it: it ends the game (every agent terminated, the others earning 0,
         ``infos[agent]["illegal_action"]`` True), as in PettingZoo's classic
@@ -91,17 +120,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     :param render_mode: None, ``"ansi"`` (:meth:`render` returns the table as
         text) or ``"human"`` (:meth:`render`, and every step, prints it).
     :raises TypeError: if an argument has the wrong type.
-    :raises ValueError: if ``max_moves`` is below 1 or ``render_mode`` unknown.
+    :raises ValueError: if ``max_moves`` or ``max_turn_moves`` is below 1,
+        ``rewards`` or ``render_mode`` unknown.
     :raises crapette.ParseError: if the rules' text cannot be read.
 
     :meth:`reset` deals a new game. Its ``seed`` seeds the environment's
     generator, from which each reset draws the deal: the number given to
     :func:`~crapette.new_game`, kept in :attr:`deal`. ``options={"deal": n}``
     deals game ``n`` instead (:class:`TypeError` or :class:`ValueError` if
-    ``n`` is not a deal number, 0 to ``2**64 - 1``); options that are not a
-    dict are a :class:`TypeError`, and any other key is ignored with a
+    ``n`` is not a deal number, 0 to ``2**64 - 1``). Options that are not a
+    dict are a :class:`TypeError`; a key close to ``"deal"`` (``"dael"``) a
+    :class:`ValueError` naming it; any other key is ignored with a
     :class:`UserWarning` naming it (PettingZoo's ``api_test`` requires that
-    ``reset`` accept options it does not know). :attr:`game_state` is the current :class:`~crapette.GameState`.
+    ``reset`` accept options it does not know). :attr:`game_state` is the
+    current :class:`~crapette.GameState`.
 
     :meth:`step` plays the action of the selected agent: an action number
     (:class:`ValueError` if it is out of range), or None for an agent that is done.
@@ -111,7 +143,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     >>> game.deal, game.agent_selection
     (1, 'player_0')
     >>> print(game.render().splitlines()[0])
-    classic · move 0 · player 0 to move
+    classic(revisits=false) · move 0 · player 0 to move
     >>> from crapette import move_to_action, parse_move
     >>> game.step(move_to_action(parse_move("T0-F0")))
     Traceback (most recent call last):
@@ -134,12 +166,18 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         rules: RuleSet | str = "classic",
         *,
         max_moves: int = DEFAULT_MAX_MOVES,
+        max_turn_moves: int | None = DEFAULT_TURN_MOVES,
+        revisits: bool = False,
+        rewards: str = "win",
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.rules: RuleSet = _to_rules(rules)
+        self.rules: RuleSet = _adapter_rules(rules, revisits)
         self.max_moves: int = _check_count("max_moves", max_moves)
+        self.max_turn_moves: int | None = _check_turn_cap(max_turn_moves)
+        #: The kind of reward: see :func:`crapette.observation.rewards`.
+        self.reward_kind: str = _check_kind(rewards)
         self.illegal_reward = _check_reward(illegal_reward)
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
@@ -166,7 +204,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: game ``options["deal"]``, or one drawn from the generator ``seed`` seeds."""
-        deal = _reset_deal(options, refuse_unknown=False)
+        given = _check_options(options, _RESET_OPTIONS, warn_unknown=True)
+        deal = given.get("deal")
+        deal = None if deal is None else _check_deal(deal)
         if seed is not None or self._np_random is None:
             self._np_random, _ = gymnasium.utils.seeding.np_random(seed)
         if deal is None:
@@ -183,6 +223,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.truncations = {agent: False for agent in AGENTS}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
         self.agent_selection = AGENTS[self.game_state.current_player]
+        self._turn_moves = 0
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         """What ``agent`` sees: ``{"observation": ..., "action_mask": ...}`` (new arrays)."""
@@ -199,8 +240,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             return
         if action is None:
             raise ValueError(f"{agent} is to move: None is the action only of an agent that is done")
+        before = self.game_state
         try:
-            state = apply_move(self.game_state, action_to_move(action))
+            state = apply_move(before, action_to_move(action))
         except IllegalMoveError as error:
             if self.illegal_reward is None:
                 raise IllegalMoveError(f"action {int(action)} of {agent}: {error}") from None
@@ -213,13 +255,26 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.game_state = state
         # Rewards come only with the end of the game: until then they stay 0.
         self._cumulative_rewards[agent] = 0.0
+        mover = before.current_player
+        if state.current_player != mover:
+            self._turn_moves = 0
+        else:
+            self._turn_moves += 1
         outcome = state.outcome
+        cap = self.max_turn_moves
         if outcome is not None:
-            self.rewards = dict(zip(AGENTS, rewards(outcome)))
+            self.rewards = dict(zip(AGENTS, rewards(outcome, self.reward_kind, rules=self.rules)))
             self.terminations = {name: True for name in AGENTS}
             self._accumulate_rewards()
+        elif cap is not None and self._turn_moves >= cap:
+            self.rewards = dict(zip(AGENTS, forfeit(mover, self.reward_kind, rules=self.rules)))
+            self.terminations = {name: True for name in AGENTS}
+            self.infos[agent] = {"forfeit": True}
+            self._accumulate_rewards()
         elif state.move_count >= self.max_moves:
+            self.rewards = dict(zip(AGENTS, rewards(truncated_outcome(state), self.reward_kind, rules=self.rules)))
             self.truncations = {name: True for name in AGENTS}
+            self._accumulate_rewards()
         self.agent_selection = AGENTS[state.current_player]
         if self.render_mode == "human":
             self.render()
@@ -239,10 +294,51 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         """Nothing to release."""
 
 
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # PettingZoo ships no type information
+    """PettingZoo's order-enforcing wrapper, with the attributes a play loop reads each step forwarded directly.
+
+    The wrapper forwards every attribute through ``__getattr__``, which costs
+    more per step than building the observation does; the loop's own reads
+    (``agent_selection``, ``agents``, ``last()``) go straight to the
+    environment here, with the same checks.
+    """
+
+    @property
+    def agent_selection(self) -> str:
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        selection: str = self.env.agent_selection
+        return selection
+
+    @property
+    def agents(self) -> list[str]:
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        agents: list[str] = self.env.agents
+        return agents
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """What the selected agent observes, its reward since it last moved, whether it is done, and its info."""
+        env = self.env
+        if not self._has_reset:
+            raise AttributeError("last() cannot be called before reset")
+        agent = env.agent_selection
+        return (
+            env.observe(agent) if observe else None,
+            env._cumulative_rewards[agent],
+            env.terminations[agent],
+            env.truncations[agent],
+            env.infos[agent],
+        )
+
+
 def env(
     rules: RuleSet | str = "classic",
     *,
     max_moves: int = DEFAULT_MAX_MOVES,
+    max_turn_moves: int | None = DEFAULT_TURN_MOVES,
+    revisits: bool = False,
+    rewards: str = "win",
     illegal_reward: float | None = -1.0,
     render_mode: str | None = None,
 ) -> AECEnv:
@@ -254,6 +350,14 @@ def env(
     >>> observation["observation"].shape, int(observation["action_mask"].sum()) > 0
     ((2104,), True)
     """
-    return wrappers.OrderEnforcingWrapper(
-        raw_env(rules, max_moves=max_moves, illegal_reward=illegal_reward, render_mode=render_mode)
+    return _OrderEnforcing(
+        raw_env(
+            rules,
+            max_moves=max_moves,
+            max_turn_moves=max_turn_moves,
+            revisits=revisits,
+            rewards=rewards,
+            illegal_reward=illegal_reward,
+            render_mode=render_mode,
+        )
     )

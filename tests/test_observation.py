@@ -38,23 +38,45 @@ from crapette.observation import (  # noqa: E402
     OBSERVATION_VERSION,
     action_mask,
     encode,
+    forfeit,
     rewards,
+    score_scale,
+    truncated_outcome,
 )
 from crapette.strategies import game_states  # noqa: E402
 
 PILES = [f"F{i}" for i in range(8)] + [f"T{i}" for i in range(8)] + ["R0", "R1", "W0", "W1"]
 
 
+# What each scalar field is divided by (counters are squashed instead).
+SCALES = {"passes": 2, "reserve_sizes": 104, "hand_sizes": 104, "waste_sizes": 104, "move_count": 1000}
+
+
+def unsquash(x: float) -> int:
+    """The count c that 0.5 + c / (2 (|c| + 1)) turned into x."""
+    y = 2 * x - 1
+    return round(y / (1 - abs(y)))
+
+
 def decode(obs: np.ndarray) -> dict[str, object]:
-    """Read an observation back: every face-up pile (bottom to top) and every other field."""
+    """Read an observation back: every face-up pile (bottom to top) and every other field, as counts."""
     piles = {}
     for name in PILES:
         row = obs[FIELDS[name]]
-        held = sorted((int(row[card.index]), card) for card in ALL_CARDS if row[card.index])
+        held = sorted((round(1 / float(row[card.index])), card) for card in ALL_CARDS if row[card.index])
         depths = [depth for depth, _card in held]
         assert depths == list(range(1, len(held) + 1)), f"{name} holds positions {depths}"
         piles[name] = tuple(card for _depth, card in reversed(held))
-    fields = {name: [int(x) for x in obs[s]] for name, s in FIELDS.items() if name not in PILES}
+    fields: dict[str, object] = {}
+    for name, s in FIELDS.items():
+        if name in PILES:
+            continue
+        if name == "counters":
+            fields[name] = [unsquash(float(x)) for x in obs[s]]
+        elif name == "moves_left":
+            fields[name] = [float(x) for x in obs[s]]
+        else:
+            fields[name] = [round(float(x) * SCALES.get(name, 1)) for x in obs[s]]
     return {**piles, **fields}
 
 
@@ -78,9 +100,9 @@ def expected(v: PublicView, player: int) -> dict[str, object]:
         "reserve_sizes": list(v.reserve_sizes),
         "hand_sizes": list(v.hand_sizes),
         "waste_sizes": [len(w) for w in v.wastes],
-        "move_count": [v.move_count],
+        "move_count": [min(v.move_count, 1000)],
         "has_move_limit": [int(limit is not None)],
-        "moves_left": [0 if limit is None else max(limit - v.move_count, 0)],
+        "moves_left": [0.0 if limit is None else float(np.float32(max(limit - v.move_count, 0) / limit))],
         "counters": counters + [0] * (4 - len(counters)),
         "is_over": [int(v.is_over)],
     }
@@ -90,7 +112,7 @@ def expected(v: PublicView, player: int) -> dict[str, object]:
 
 
 def test_layout_is_pinned() -> None:
-    assert OBSERVATION_VERSION == 1
+    assert OBSERVATION_VERSION == 2
     assert OBSERVATION_SIZE == 2104 and OBSERVATION_SHAPE == (2104,)
     rows = [(name, 104 * i, 104 * (i + 1)) for i, name in enumerate(PILES)]
     scalars = [
@@ -133,13 +155,21 @@ def test_the_documented_table_is_the_layout() -> None:
 def test_bounds_are_pinned_and_read_only() -> None:
     assert LOW.shape == HIGH.shape == OBSERVATION_SHAPE
     assert LOW.dtype == HIGH.dtype == np.float32
-    assert (LOW[:2099] == 0).all() and (LOW[2099:2103] == -(2**24)).all() and LOW[2103] == 0
-    assert (HIGH[:2080] == 104).all()
-    assert list(HIGH[2080:2090]) == [1, 1, 1, 1, 1, 2, 1, 1, 1, 1]
-    assert list(HIGH[2090:2096]) == [104] * 6
-    assert list(HIGH[2096:2104]) == [2**24, 1, 2**24, 2**24, 2**24, 2**24, 2**24, 1]
+    assert (LOW == 0).all() and (HIGH == 1).all()
     with pytest.raises(ValueError):
         HIGH[0] = 5
+
+
+def test_every_feature_lies_between_0_and_1() -> None:
+    # Long games, full wastes, a move limit and counters of all sizes: never outside [0, 1].
+    for rules in ("casual", "classic", "classic(endings=no-progress:3)"):
+        for state in random_states(rules, 5, 3000)[::50]:
+            for player in (0, 1):
+                obs = encode(state, player)
+                assert obs.min() >= 0 and obs.max() <= 1
+    v = view(new_game("casual", seed=3))
+    extreme = encode(attrs.evolve(v, counters=(10**9, -(10**9)), move_count=10**7), 0)
+    assert ((extreme >= 0) & (extreme <= 1)).all()
 
 
 def test_golden_encoding_of_a_deal() -> None:
@@ -159,10 +189,14 @@ def test_golden_encoding_of_a_deal() -> None:
         1768 + 52 + 49: 1.0,  # R1: JS1
         2081: 1.0,  # observer: player 1
         2082: 1.0,  # current player: player 0
-        2090: 13.0,  # reserve sizes
-        2091: 13.0,
-        2092: 35.0,  # hand sizes
-        2093: 35.0,
+        2090: np.float32(13 / 104),  # reserve sizes, over 104
+        2091: np.float32(13 / 104),
+        2092: np.float32(35 / 104),  # hand sizes
+        2093: np.float32(35 / 104),
+        2099: 0.5,  # the four counters: a count of 0 (none kept) squashes to 0.5
+        2100: 0.5,
+        2101: 0.5,
+        2102: 0.5,
     }
 
 
@@ -178,12 +212,12 @@ def test_card_rows_count_positions_from_the_top() -> None:
     obs = encode(state, player=0)
     card = {str(c): c.index for c in ALL_CARDS}
     t3, f5, r0, w1 = (obs[FIELDS[name]] for name in ("T3", "F5", "R0", "W1"))
-    assert (t3[card["KS1"]], t3[card["QH0"]], t3[card["JC0"]]) == (3, 2, 1)
-    assert (f5[card["AD1"]], f5[card["2D0"]]) == (2, 1)
+    assert (t3[card["KS1"]], t3[card["QH0"]], t3[card["JC0"]]) == (np.float32(1 / 3), 0.5, 1)
+    assert (f5[card["AD1"]], f5[card["2D0"]]) == (0.5, 1)
     assert (r0[card["4S1"]], r0[card["9H0"]]) == (1, 0)  # only the top of a reserve shows
-    assert (w1[card["8C1"]], w1[card["3H0"]]) == (2, 1)
-    assert obs[FIELDS["reserve_sizes"]].tolist() == [2, 0]
-    assert obs[FIELDS["waste_sizes"]].tolist() == [0, 2]
+    assert (w1[card["8C1"]], w1[card["3H0"]]) == (0.5, 1)
+    assert obs[FIELDS["reserve_sizes"]].tolist() == [np.float32(2 / 104), 0]
+    assert obs[FIELDS["waste_sizes"]].tolist() == [0, np.float32(2 / 104)]
 
 
 # What it shows ------------------------------------------------------------------------
@@ -209,9 +243,9 @@ def test_encoding_a_state_is_encoding_its_view() -> None:
 def test_move_limit_fields() -> None:
     state = random_states("casual", 2, 30)[-1]
     obs = encode(state, 0)
-    assert obs[FIELDS["move_count"]].tolist() == [30]
+    assert obs[FIELDS["move_count"]].tolist() == [np.float32(30 / 1000)]
     assert obs[FIELDS["has_move_limit"]].tolist() == [1]
-    assert obs[FIELDS["moves_left"]].tolist() == [970]
+    assert obs[FIELDS["moves_left"]].tolist() == [np.float32(970 / 1000)]
     classic = encode(random_states("classic", 2, 30)[-1], 0)
     assert classic[FIELDS["has_move_limit"]].tolist() == [0] and classic[FIELDS["moves_left"]].tolist() == [0]
 
@@ -226,7 +260,8 @@ def test_a_finished_game_is_over_and_has_no_legal_action() -> None:
 def test_counters_of_the_rules_own_endings() -> None:
     v = view(new_game("casual", seed=3))
     obs = encode(attrs.evolve(v, counters=(7, -2)), 0)
-    assert obs[FIELDS["counters"]].tolist() == [7, -2, 0, 0]
+    # 0.5 + c / (2 (|c| + 1)): 7 -> 0.9375, -2 -> 1/6, none -> 0.5
+    assert obs[FIELDS["counters"]].tolist() == [0.9375, np.float32(1 / 6), 0.5, 0.5]
     with pytest.raises(ValueError, match="at most 4"):
         encode(attrs.evolve(v, counters=(1, 2, 3, 4, 5)), 0)
 
@@ -310,15 +345,65 @@ def test_action_mask_is_legal_action_mask_as_an_array() -> None:
             assert np.array_equal(action_mask(view(state)), mask)
 
 
-def test_rewards_are_the_score_difference_or_one() -> None:
-    assert rewards(Outcome(winner=0, reason=EndReason.EMPTIED, scores=(61, 0))) == (61.0, -61.0)
-    assert rewards(Outcome(winner=1, reason=EndReason.STALEMATE, scores=(0, 4))) == (-4.0, 4.0)
+def test_rewards_are_win_loss_by_default() -> None:
+    assert rewards(Outcome(winner=0, reason=EndReason.EMPTIED, scores=(61, 0))) == (1.0, -1.0)
+    assert rewards(Outcome(winner=1, reason=EndReason.STALEMATE, scores=(0, 4))) == (-1.0, 1.0)
     assert rewards(Outcome(winner=None, reason=EndReason.STALEMATE, scores=(0, 0))) == (0.0, 0.0)
     assert rewards(Outcome(winner=1, reason=EndReason.EMPTIED)) == (-1.0, 1.0)
     assert rewards(Outcome(winner=None, reason=EndReason.MOVE_LIMIT)) == (0.0, 0.0)
     assert all(str(r) == "0.0" for r in rewards(Outcome(winner=None, reason=EndReason.BLOCKED)))
     with pytest.raises(TypeError, match="Outcome"):
         rewards(None)  # type: ignore[arg-type]
+
+
+def test_points_rewards_are_crapettes_payoff() -> None:
+    from crapette.protocol import Crapette
+
+    for outcome in (
+        Outcome(winner=0, reason=EndReason.EMPTIED, scores=(61, 0)),
+        Outcome(winner=1, reason=EndReason.STALEMATE, scores=(0, 4)),
+        Outcome(winner=1, reason=EndReason.EMPTIED),
+    ):
+        assert rewards(outcome, "points") == Crapette.game_type.payoff(outcome)
+    assert rewards(Outcome(winner=0, reason=EndReason.EMPTIED, scores=(61, 0)), "points") == (61.0, -61.0)
+
+
+def test_score_rewards_are_scaled_into_minus_one_to_one() -> None:
+    classic = RuleSet.classic()
+    assert score_scale(classic) == 446.0 and score_scale(RuleSet.casual()) == 1.0
+    won = Outcome(winner=0, reason=EndReason.EMPTIED, scores=(61, 0))
+    assert rewards(won, "score", rules=classic) == (61 / 446, -61 / 446)
+    # Without scoring the outcome has no points: "score" is "win".
+    assert rewards(Outcome(winner=1, reason=EndReason.EMPTIED), "score", rules=RuleSet.casual()) == (-1.0, 1.0)
+    for rules in (RuleSet.classic(), RuleSet.casual()):
+        for seed in range(3):
+            final = random_states(rules, seed, 5000)[-1]
+            if final.outcome is not None:
+                assert all(-1 <= r <= 1 for r in rewards(final.outcome, "score", rules=rules))
+    with pytest.raises(ValueError, match="needs the rules"):
+        rewards(won, "score")
+    with pytest.raises(ValueError, match="rewards must be one of 'win', 'score', 'points'"):
+        rewards(won, "wins")
+
+
+def test_forfeit_is_the_worst_loss() -> None:
+    assert forfeit(0) == (-1.0, 1.0) and forfeit(1, "score") == (1.0, -1.0)
+    assert forfeit(0, "points", rules=RuleSet.classic()) == (-446.0, 446.0)
+    with pytest.raises(ValueError, match="loser"):
+        forfeit(2)
+
+
+def test_a_truncated_game_is_settled_by_penalties() -> None:
+    state = make_state(
+        "classic",
+        reserves={0: "9H0", 1: "4S1 5S1 6S1"},
+        rest={0: "H", 1: "H"},
+    )
+    outcome = truncated_outcome(state)
+    assert outcome.winner == 0 and outcome.scores is not None and outcome.scores[0] > 0
+    assert rewards(outcome) == (1.0, -1.0)
+    casual = truncated_outcome(new_game("casual", seed=1))
+    assert casual.winner is None and rewards(casual) == (0.0, 0.0)
 
 
 def test_rewards_of_played_games_add_up_to_zero() -> None:

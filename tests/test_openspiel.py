@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason='the OpenSpiel adapter needs OpenSpiel: pip install ".[openspiel]"')
@@ -17,6 +18,9 @@ from test_view import reshuffle_hidden  # noqa: E402
 from crapette import (  # noqa: E402
     NUM_ACTIONS,
     GameState,
+    MoveStack,
+    PileKind,
+    Play,
     RuleSet,
     action_to_move,
     apply_move,
@@ -27,7 +31,7 @@ from crapette import (  # noqa: E402
     move_to_action,
     view,
 )
-from crapette.observation import OBSERVATION_SIZE, encode, rewards  # noqa: E402
+from crapette.observation import OBSERVATION_SIZE, encode, rewards, truncated_outcome  # noqa: E402
 from crapette.openspiel import DEFAULT_DEALS, CrapetteGame, CrapetteState  # noqa: E402
 from crapette.strategies import rulesets  # noqa: E402
 
@@ -67,8 +71,12 @@ def test_openspiel_random_simulation_test(params: dict[str, object]) -> None:
 def test_the_game_loads_by_name_and_from_its_own_string() -> None:
     game = pyspiel.load_game("crapette")
     assert isinstance(game, CrapetteGame)
-    assert game.rules == RuleSet.classic()
-    assert str(game) == f"crapette(deals={DEFAULT_DEALS},max_moves=5000,rules=classic)"
+    assert game.rules == attrs.evolve(RuleSet.classic(), revisits=False)  # revisits off unless told otherwise
+    assert str(game) == (
+        f"crapette(deals={DEFAULT_DEALS},max_moves=5000,max_turn_moves=200,revisits=False,"
+        "rewards=win,rules=classic[revisits:false])"
+    )
+    assert pyspiel.load_game("crapette", {"revisits": True}).rules == RuleSet.classic()
     custom = pyspiel.load_game("crapette", {"rules": "classic(move_limit=150, stack_moves=false)", "deals": 10})
     assert "rules=classic[" in str(custom) and "move_limit:150" in str(custom)
     again = pyspiel.load_game(str(custom))
@@ -79,9 +87,9 @@ def test_the_game_loads_by_name_and_from_its_own_string() -> None:
 @settings(max_examples=examples(1))
 @given(rulesets())
 def test_any_rules_survive_the_game_string(rules: RuleSet) -> None:
-    game = pyspiel.load_game("crapette", {"rules": str(rules), "deals": 3})
+    game = pyspiel.load_game("crapette", {"rules": str(rules), "deals": 3, "revisits": rules.revisits})
     inner = str(game)[len("crapette(") : -1]
-    assert inner.count("(") == inner.count(")") == 0 and inner.count("=") == 3
+    assert inner.count("(") == inner.count(")") == 0 and inner.count("=") == 6
     assert pyspiel.load_game(str(game)).rules == rules
 
 
@@ -99,7 +107,9 @@ def test_the_game_describes_itself() -> None:
     assert game.observation_tensor_shape() == [OBSERVATION_SIZE]
     assert game.information_state_tensor_shape() == [OBSERVATION_SIZE + 4 * 104]
     classic = pyspiel.load_game("crapette")
-    assert classic.max_utility() == -classic.min_utility() >= 30 + 2 * 48 + 56
+    assert (classic.min_utility(), classic.max_utility()) == (-1.0, 1.0)  # rewards "win" by default
+    points = pyspiel.load_game("crapette", {"rewards": "points"})
+    assert points.max_utility() == -points.min_utility() == 446
 
 
 def test_bad_parameters_are_refused() -> None:
@@ -109,6 +119,10 @@ def test_bad_parameters_are_refused() -> None:
         CrapetteGame({"deals": 0})
     with pytest.raises(ValueError, match="max_moves must be at least 1"):
         CrapetteGame({"max_moves": 0})
+    with pytest.raises(ValueError, match="rewards must be one of"):
+        CrapetteGame({"rewards": "wins"})
+    with pytest.raises(ValueError, match="max_turn_moves"):
+        CrapetteGame({"max_turn_moves": -1})
 
 
 def test_the_deal_is_one_chance_node_over_the_deal_numbers() -> None:
@@ -120,7 +134,7 @@ def test_the_deal_is_one_chance_node_over_the_deal_numbers() -> None:
     assert sum(p for _a, p in outcomes) == pytest.approx(1.0)
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "deal 7"
     state.apply_action(7)
-    assert state.game_state == new_game("casual", 7)
+    assert state.game_state == new_game(game.rules, 7)
     assert state.current_player() == 0 and state.history() == [7]
 
 
@@ -147,17 +161,70 @@ def test_returns_are_the_outcome_when_the_rules_end_the_game() -> None:
         assert state.is_terminal() and state.current_player() == pyspiel.PlayerId.TERMINAL
         outcome = state.game_state.outcome
         assert outcome is not None
-        assert state.returns() == list(rewards(outcome))
+        assert state.returns() == list(rewards(outcome)) and state.returns() in ([1.0, -1.0], [-1.0, 1.0], [0.0, 0.0])
         assert sum(state.returns()) == 0
+    score = pyspiel.load_game("crapette", {"rules": "classic(move_limit=120)", "rewards": "score"})
+    state = dealt(score, 0)
+    play_random(state, 200, random.Random(0))
+    assert state.returns() == list(rewards(state.game_state.outcome, "score", rules=score.rules))
 
 
-def test_a_game_stopped_by_max_moves_is_a_terminal_draw() -> None:
+def test_a_game_stopped_by_max_moves_is_terminal_and_settled_by_penalties() -> None:
     game = pyspiel.load_game("crapette", {"max_moves": 30})
-    state = dealt(game, 4)
-    play_random(state, 100, random.Random(4))
-    assert state.is_terminal() and state.game_state.move_count == 30
-    assert state.game_state.outcome is None and state.returns() == [0.0, 0.0]
-    assert state.legal_actions() == []
+    decided = 0
+    for deal in range(6):
+        state = dealt(game, deal)
+        play_random(state, 100, random.Random(deal))
+        assert state.is_terminal() and state.game_state.move_count == 30
+        assert state.game_state.outcome is None and state.legal_actions() == []
+        assert state.returns() == list(rewards(truncated_outcome(state.game_state)))
+        decided += state.returns() != [0.0, 0.0]
+    assert decided >= 2
+    casual = dealt(pyspiel.load_game("crapette", {"rules": "casual", "max_moves": 30}), 4)
+    play_random(casual, 100, random.Random(4))
+    assert casual.is_terminal() and casual.returns() == [0.0, 0.0]  # no scoring: a draw
+
+
+def shuttle(legal: list[int]) -> int:
+    """A policy that stalls: a tableau-to-tableau move whenever there is one, never ending its turn if it can help it."""
+    moves = [(a, action_to_move(a)) for a in legal]
+    shuttles = [a for a, m in moves if isinstance(m, (Play, MoveStack)) and m.source.kind == m.target.kind == PileKind.TABLEAU]
+    plays = [a for a, m in moves if isinstance(m, (Play, MoveStack))]
+    return (shuttles or plays or legal)[0]
+
+
+def test_stalling_never_pays_a_shuttling_policy_does_worse_than_a_random_one() -> None:
+    game = pyspiel.load_game("crapette", {"max_moves": 1500})
+    returns: dict[str, list[float]] = {"shuttle": [], "random": []}
+    forfeits = 0
+    for name in returns:
+        for deal in range(10):
+            for seat in (0, 1):
+                state = dealt(game, deal)
+                rng = random.Random(deal)
+                while not state.is_terminal():
+                    legal = state.legal_actions()
+                    stalls = state.current_player() == seat and name == "shuttle"
+                    state.apply_action(shuttle(legal) if stalls else rng.choice(legal))
+                returns[name].append(state.returns()[seat])
+                forfeits += state.forfeit == seat
+    assert np.mean(returns["shuttle"]) < np.mean(returns["random"])
+    assert forfeits >= 10
+
+
+def test_a_player_at_the_turn_cap_forfeits() -> None:
+    game = pyspiel.load_game("crapette", {"max_turn_moves": 3})
+    state = dealt(game, 1)
+    mover = state.current_player()
+    for _ in range(3):
+        assert not state.is_terminal()
+        state.apply_action(shuttle(state.legal_actions()))
+    assert state.is_terminal() and state.forfeit == mover and state.game_state.outcome is None
+    assert state.returns() == ([-1.0, 1.0] if mover == 0 else [1.0, -1.0])
+    uncapped = dealt(pyspiel.load_game("crapette", {"max_turn_moves": 0}), 1)
+    for _ in range(3):
+        uncapped.apply_action(shuttle(uncapped.legal_actions()))
+    assert not uncapped.is_terminal() and uncapped.forfeit is None
 
 
 def test_observations_are_the_encoding_and_hide_face_down_cards() -> None:
@@ -225,7 +292,7 @@ def test_the_information_state_knows_the_cards_turned_over_into_the_hand() -> No
     tensor = np.array(state.information_state_tensor(0), dtype=np.float32)
     rows = tensor[OBSERVATION_SIZE:].reshape(4, 104)
     for position, card in enumerate(reversed(hand), start=1):
-        assert rows[2 + player, card.index] == position
+        assert rows[2 + player, card.index] == np.float32(1 / position)
     assert f"H{player}: " in state.information_state_string(0)
     # The observation, unlike the information state, does not know them.
     assert tensor[:OBSERVATION_SIZE].tolist() == state.observation_tensor(0)
@@ -267,7 +334,7 @@ def test_a_clone_is_independent() -> None:
     state = dealt(pyspiel.load_game("crapette"), 9)
     clone = state.clone()
     clone.apply_action(clone.legal_actions()[0])
-    assert state.game_state == new_game("classic", 9)
+    assert state.game_state == new_game(state.game_state.rules, 9)
     assert clone.game_state.move_count == 1 and state.history() == [9]
 
 

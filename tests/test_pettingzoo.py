@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import warnings
 
+import attrs
+
 import pytest
 
 pytest.importorskip("pettingzoo", reason='the PettingZoo adapter needs PettingZoo: pip install ".[pettingzoo]"')
@@ -17,6 +19,10 @@ from test_view import reshuffle_hidden  # noqa: E402
 
 from crapette import (  # noqa: E402
     IllegalMoveError,
+    MoveStack,
+    PileKind,
+    Play,
+    action_to_move,
     ParseError,
     RuleSet,
     legal_moves,
@@ -25,7 +31,7 @@ from crapette import (  # noqa: E402
     parse_move,
 )
 from crapette.text import render_text  # noqa: E402
-from crapette.observation import action_mask, encode, rewards  # noqa: E402
+from crapette.observation import action_mask, encode, rewards, truncated_outcome  # noqa: E402
 from crapette.pettingzoo import AGENTS, env, raw_env  # noqa: E402
 
 # What api_test says of every environment whose observation is the usual dict of
@@ -36,6 +42,9 @@ DICT_OBSERVATION_WARNINGS = {
     # api_test checks that reset takes options by passing one no environment knows.
     "reset() ignores the unknown option 'options': the only option is 'deal' (a deal number)",
 }
+
+
+CLASSIC = attrs.evolve(RuleSet.classic(), revisits=False)
 
 
 def play_out(game, rng: random.Random) -> tuple[list[str], dict[str, tuple[float, bool, bool]]]:
@@ -60,7 +69,9 @@ def test_pettingzoo_api_test(rules: str) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         api_test(env(rules=rules, max_moves=300), num_cycles=1000)
-    assert {str(w.message) for w in caught} <= DICT_OBSERVATION_WARNINGS
+    # api_test resets with an option no environment knows: ignored, with a warning naming it.
+    unknown = "unknown reset() option 'options': the options are 'deal' (a deal number); it is ignored"
+    assert {str(w.message) for w in caught} <= DICT_OBSERVATION_WARNINGS | {unknown}
 
 
 def test_pettingzoo_seed_test() -> None:
@@ -71,15 +82,15 @@ def test_seeded_resets_deal_the_same_games_and_deal_options_choose_one() -> None
     a, b = raw_env(), raw_env()
     a.reset(seed=5)
     b.reset(seed=5)
-    assert a.deal == b.deal and a.game_state == b.game_state == new_game(RuleSet.classic(), a.deal)
+    assert a.deal == b.deal and a.game_state == b.game_state == new_game(CLASSIC, a.deal)
     a.reset()
     b.reset()
     assert a.deal == b.deal
     a.reset(seed=6)
     assert a.deal != b.deal
-    with pytest.warns(UserWarning, match="unknown option 'unrelated'"):
+    with pytest.warns(UserWarning, match="unknown reset\\(\\) option 'unrelated'"):
         a.reset(options={"deal": 17, "unrelated": True})
-    assert a.deal == 17 and a.game_state == new_game(RuleSet.classic(), 17)
+    assert a.deal == 17 and a.game_state == new_game(CLASSIC, 17)
     assert a.agent_selection == AGENTS[a.game_state.current_player]
 
 
@@ -103,14 +114,22 @@ def test_terminal_rewards_are_the_outcome_and_sum_to_zero() -> None:
         assert game.agents == []
 
 
-def test_a_game_stopped_by_max_moves_is_truncated_with_no_reward() -> None:
-    game = env(rules="classic", max_moves=40)
-    game.reset(options={"deal": 2})
-    _selected, final = play_out(game, random.Random(2))
-    state = game.unwrapped.game_state
-    assert state.move_count == 40 and state.outcome is None
-    assert final == dict.fromkeys(AGENTS, (0.0, False, True))
-    assert game.agents == []
+def test_a_game_stopped_by_max_moves_is_truncated_and_settled_by_penalties() -> None:
+    decided = 0
+    for deal in range(6):
+        game = env(rules="classic", max_moves=40)
+        game.reset(options={"deal": deal})
+        _selected, final = play_out(game, random.Random(deal))
+        state = game.unwrapped.game_state
+        assert state.move_count == 40 and state.outcome is None
+        settled = rewards(truncated_outcome(state))
+        assert final == {agent: (settled[i], False, True) for i, agent in enumerate(AGENTS)}
+        assert game.agents == []
+        decided += settled != (0.0, 0.0)
+    assert decided >= 2
+    casual = env(rules="casual", max_moves=40)  # no scoring: a draw
+    casual.reset(options={"deal": 2})
+    assert play_out(casual, random.Random(2))[1] == dict.fromkeys(AGENTS, (0.0, False, True))
 
 
 def test_truncation_is_reported_to_both_agents() -> None:
@@ -121,7 +140,7 @@ def test_truncation_is_reported_to_both_agents() -> None:
         game.step(int(rng.choice(np.flatnonzero(game.observe(game.agent_selection)["action_mask"]))))
     assert game.truncations == dict.fromkeys(AGENTS, True)
     assert game.terminations == dict.fromkeys(AGENTS, False)
-    assert game.rewards == dict.fromkeys(AGENTS, 0.0)
+    assert tuple(game.rewards.values()) == rewards(truncated_outcome(game.game_state))
     assert not game.observe(game.agent_selection)["action_mask"].any()
 
 
@@ -169,7 +188,7 @@ def test_an_illegal_action_ends_the_game_with_the_illegal_reward() -> None:
     assert game.terminations == dict.fromkeys(AGENTS, True)
     assert game.rewards == {"player_0": -5.0, "player_1": 0.0}
     assert game.infos["player_0"] == {"illegal_action": True}
-    assert game.game_state == new_game("classic", 1)
+    assert game.game_state == new_game(CLASSIC, 1)
 
 
 def test_an_illegal_action_raises_when_asked_to() -> None:
@@ -181,13 +200,13 @@ def test_an_illegal_action_raises_when_asked_to() -> None:
         game.step(903)
     with pytest.raises(ValueError, match="None is the action only of an agent that is done"):
         game.step(None)
-    assert game.unwrapped.game_state == new_game("classic", 1)
+    assert game.unwrapped.game_state == new_game(CLASSIC, 1)
 
 
 def test_render_modes() -> None:
     game = raw_env(rules="casual", render_mode="ansi")
     game.reset(options={"deal": 3})
-    assert game.render() == render_text(new_game("casual", 3))
+    assert game.render() == render_text(new_game(game.rules, 3))
     human = raw_env(rules="casual", render_mode="human")
     human.reset(options={"deal": 3})
     assert human.render() is None
@@ -226,9 +245,81 @@ def test_bad_arguments_are_refused() -> None:
 
 
 def test_rules_may_be_a_ruleset_or_a_text() -> None:
-    rules = RuleSet.casual()
+    rules = attrs.evolve(RuleSet.casual(), revisits=False)
     assert raw_env(rules=rules).rules is rules
+    assert raw_env(rules=RuleSet.casual()).rules == rules  # revisits off unless told otherwise
+    assert raw_env(rules=RuleSet.casual(), revisits=True).rules == RuleSet.casual()
     assert raw_env(rules="classic(move_limit=200)").rules.move_limit == 200
+
+
+def test_reset_options_are_checked() -> None:
+    game = raw_env()
+    with pytest.raises(TypeError, match="reset\\(\\) options must be a dict .* got \\[1\\]"):
+        game.reset(options=[1])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown reset\\(\\) option 'dael' \\(did you mean 'deal'\\?\\)"):
+        game.reset(options={"dael": 3})
+    with pytest.warns(UserWarning, match="unknown reset\\(\\) option 'seat'.*it is ignored"):
+        game.reset(options={"seat": 1})
+
+
+def shuttle(legal: np.ndarray) -> int:
+    """A policy that stalls: a tableau-to-tableau move whenever there is one, never ending its turn if it can help it."""
+    moves = [(int(a), action_to_move(int(a))) for a in legal]
+    shuttles = [a for a, m in moves if isinstance(m, (Play, MoveStack)) and m.source.kind == m.target.kind == PileKind.TABLEAU]
+    plays = [a for a, m in moves if isinstance(m, (Play, MoveStack))]
+    return (shuttles or plays or [int(legal[0])])[0]
+
+
+def test_stalling_never_pays_a_shuttling_policy_does_worse_than_a_random_one() -> None:
+    # One agent shuttles, or plays at random, against a random other agent, over the same deals and seats.
+    returns: dict[str, list[float]] = {"shuttle": [], "random": []}
+    forfeits = 0
+    for name in returns:
+        for deal in range(10):
+            for seat in AGENTS:
+                game = env(rules="classic", max_moves=1500)
+                game.reset(options={"deal": deal})
+                rng = random.Random(deal)
+                for agent in game.agent_iter():
+                    observation, reward, termination, truncation, info = game.last()
+                    if termination or truncation:
+                        if agent == seat:
+                            returns[name].append(reward)
+                            forfeits += bool(info.get("forfeit"))
+                        game.step(None)
+                        continue
+                    legal = np.flatnonzero(observation["action_mask"])
+                    stalls = agent == seat and name == "shuttle"
+                    game.step(shuttle(legal) if stalls else int(rng.choice(legal)))
+    assert np.mean(returns["shuttle"]) < np.mean(returns["random"])
+    assert forfeits >= 10  # the shuttler loses by the turn cap, not by cutting the game off
+
+
+def test_an_agent_at_the_turn_cap_forfeits() -> None:
+    game = raw_env(rules="classic", max_turn_moves=3)
+    game.reset(options={"deal": 1})
+    mover = game.agent_selection
+    for _ in range(3):
+        assert not any(game.terminations.values())
+        game.step(shuttle(np.flatnonzero(game.observe(mover)["action_mask"])))
+        assert game.agent_selection == mover
+    assert game.terminations == dict.fromkeys(AGENTS, True)
+    other = AGENTS[1 - AGENTS.index(mover)]
+    assert game.rewards == {mover: -1.0, other: 1.0} and game.infos[mover] == {"forfeit": True}
+    assert game.game_state.outcome is None and game.game_state.move_count == 3
+
+
+def test_self_play_loop_with_one_policy_for_both_agents() -> None:
+    # The loop of the RL page: one policy (here the first legal action) plays both agents.
+    game = env(rules="casual", rewards="score")
+    game.reset(seed=0)
+    totals = dict.fromkeys(AGENTS, 0.0)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, _info = game.last()
+        totals[agent] += reward
+        action = None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[0])
+        game.step(action)
+    assert sum(totals.values()) == 0 and -1 <= totals["player_0"] <= 1
 
 
 @pytest.mark.parametrize(
@@ -251,6 +342,6 @@ def test_reset_options_that_are_not_a_dict_or_a_bad_deal_are_refused(
 def test_an_unknown_reset_option_is_named_in_a_warning_not_silently_ignored() -> None:
     # Not an error: PettingZoo's api_test resets with options={"options": 1}.
     game = raw_env()
-    with pytest.warns(UserWarning, match=r"reset\(\) ignores the unknown option 'seat': the only option is 'deal'"):
+    with pytest.warns(UserWarning, match=r"unknown reset\(\) option 'seat': the options are 'deal' .*; it is ignored"):
         game.reset(options={"seat": 1, "deal": 5})
     assert game.deal == 5

@@ -206,7 +206,7 @@ def test_crapette_returns_are_the_points_difference_and_the_adapters_rewards() -
         else:
             winner = outcome.winner
             expected = (0.0, 0.0) if winner is None else ((1.0, -1.0) if winner == 0 else (-1.0, 1.0))
-        assert game.returns(state) == expected == rewards(outcome)
+        assert game.returns(state) == expected == rewards(outcome, "points")
         assert game.game_type.payoff(outcome) == expected
 
 
