@@ -144,7 +144,7 @@ def points_difference(outcome: Any) -> tuple[float, ...]:
 
     An outcome without points (``scores`` None) falls back to :func:`win_loss`.
     The returns always add up to 0. Crapette's returns, and the rewards of
-    its RL adapters (:func:`crapette.observation.rewards`).
+    its RL adapters under ``rewards="points"`` (:func:`crapette.observation.rewards`).
 
     >>> from crapette import EndReason, Outcome
     >>> points_difference(Outcome(winner=1, reason=EndReason.EMPTIED, scores=(0, 53)))
@@ -171,7 +171,7 @@ class GameType:
     ``payoff(outcome)`` gives what a finished game is worth to each player,
     in player order (higher is better): the game's ``returns`` apply it to
     the state's outcome, search bots maximize it, and Crapette's RL adapters
-    reward it. :func:`win_loss` and :func:`points_difference` serve most
+    reward it under ``rewards="points"`` (their default is +-1 for a win or a loss). :func:`win_loss` and :func:`points_difference` serve most
     two-player games.
 
     >>> durak = GameType("durak", 2, win_loss)
@@ -516,7 +516,7 @@ class Crapette:
 
         Under rules that score, each player's points minus the other's; without
         scoring, 1 for the winner, -1 for the loser, 0 each when nobody won.
-        The same values as the RL adapters' rewards (:func:`crapette.observation.rewards`).
+        The same values as the RL adapters' ``rewards="points"`` (:func:`crapette.observation.rewards`).
 
         >>> from crapette import Outcome
         >>> game = Crapette("classic")
