@@ -56,7 +56,7 @@ from ._state import GameState
 from ._turns import reveals
 from ._view import view
 
-__all__ = ["MISTAKE", "Review", "analyse", "reviews", "segments"]
+__all__ = ["MAX_CANDIDATES", "MISTAKE", "Review", "analyse", "reviews", "segments"]
 
 #: The loss, in cards, above which a segment counts as a mistake by default.
 MISTAKE = 2.0

@@ -193,7 +193,7 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
         :class:`PolicyBot` for a policy, such as a frozen copy of the one
         being trained), or a name for :func:`crapette.bots.make_bot`
         (``"random"``, ``"greedy"``, ``"search"``); None for a
-        :class:`~crapette.bots.RandomBot`. :attr:`opponent` may be changed
+        :class:`~crapette.bots.RandomBot`. ``opponent`` may be changed
         between episodes.
     :param seat: the player the agent is: 0 or 1, ``"alternate"`` (0 at the
         first reset, then 1, 0, ...) or ``"random"`` (drawn at each reset from
