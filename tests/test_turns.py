@@ -372,16 +372,10 @@ def test_revisits_false_a_shuttling_player_must_move_on() -> None:
     assert state.move_count > 200
 
 
-def test_default_turn_limit_is_documented() -> None:
-    assert DEFAULT_TURN_LIMIT == 2000
+def test_turn_ends_stop_at_the_default_limit() -> None:
+    state = _busy_state()
+    assert len(turn_ends(state)) <= DEFAULT_TURN_LIMIT == 2000
     assert isinstance(EndTurn(), EndTurn) and isinstance(Pass(), Pass)
-
-
-def test_turn_ends_strategy_variety() -> None:
-    # The property tests above draw random option combinations: make sure the
-    # strategies reach rules where piles are merged and where they are not.
-    rules_drawn = [rulesets().example() for _ in range(5)]  # noqa: hypothesis example is fine here
-    assert all(isinstance(r, RuleSet) for r in rules_drawn)
 
 
 del st
