@@ -520,20 +520,34 @@ def _shuttles(move: Move) -> bool:
     return cls is Play and T0 <= move.target.id < R0 and T0 <= move.source.id < R0  # type: ignore[attr-defined]
 
 
-def _revisit(state: GameState, plan: _Plan, move: Move) -> bool:
-    """True if ``move`` (between two tableau piles) recreates a position reached since the last other move."""
+def _revisit(state: GameState, plan: _Plan, move: Move, current: Any = None) -> bool:
+    """True if ``move`` (between two tableau piles) recreates a position reached since the last other move.
+
+    ``current`` is the shape of ``state``'s tableau, if the caller has it.
+    """
     # Every move but those between tableau piles changes the position for good
     # (a card leaves the waste, the reserve or the hand, or reaches a
     # foundation or an opponent's pile), so only those can recreate a position,
     # and only one reached since the last other move. SEEN holds the shapes of
     # the tableaux reached since then (the current one excluded).
     shape = _shape(plan, _after_tableau(state.piles, move))
+    if current is None:
+        current = _shape(plan, state.piles[T0:R0])
     seen = state._engine[SEEN]
-    return shape == _shape(plan, state.piles[T0:R0]) or (seen is not None and shape in seen)
+    return shape == current or (seen is not None and shape in seen)
 
 
 def _unvisited(state: GameState, plan: _Plan, moves: list[Move]) -> list[Move]:
-    return [m for m in moves if not (_shuttles(m) and _revisit(state, plan, m))]
+    current = None
+    kept = []
+    for move in moves:
+        if _shuttles(move):
+            if current is None:
+                current = _shape(plan, state.piles[T0:R0])
+            if _revisit(state, plan, move, current):
+                continue
+        kept.append(move)
+    return kept
 
 
 _STACK = tuple(
