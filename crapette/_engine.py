@@ -520,34 +520,20 @@ def _shuttles(move: Move) -> bool:
     return cls is Play and T0 <= move.target.id < R0 and T0 <= move.source.id < R0  # type: ignore[attr-defined]
 
 
-def _revisit(state: GameState, plan: _Plan, move: Move, current: Any = None) -> bool:
-    """True if ``move`` (between two tableau piles) recreates a position reached since the last other move.
-
-    ``current`` is the shape of ``state``'s tableau, if the caller has it.
-    """
-    # Every move but those between tableau piles changes the position for good
-    # (a card leaves the waste, the reserve or the hand, or reaches a
-    # foundation or an opponent's pile), so only those can recreate a position,
-    # and only one reached since the last other move. SEEN holds the shapes of
-    # the tableaux reached since then (the current one excluded).
+def _revisit(state: GameState, plan: _Plan, move: Move, current: Any) -> bool:
+    """True if ``move`` (between two tableau piles) recreates a position reached since the last other move."""
+    # Only moves between tableau piles can recreate a position (any other changes it for
+    # good), one reached since the last other move: SEEN holds those tableaux' shapes.
     shape = _shape(plan, _after_tableau(state.piles, move))
-    if current is None:
-        current = _shape(plan, state.piles[T0:R0])
     seen = state._engine[SEEN]
     return shape == current or (seen is not None and shape in seen)
 
 
 def _unvisited(state: GameState, plan: _Plan, moves: list[Move]) -> list[Move]:
-    current = None
-    kept = []
-    for move in moves:
-        if _shuttles(move):
-            if current is None:
-                current = _shape(plan, state.piles[T0:R0])
-            if _revisit(state, plan, move, current):
-                continue
-        kept.append(move)
-    return kept
+    if not any(_shuttles(m) for m in moves):
+        return moves
+    current = _shape(plan, state.piles[T0:R0])
+    return [m for m in moves if not (_shuttles(m) and _revisit(state, plan, m, current))]
 
 
 _STACK = tuple(
@@ -796,7 +782,8 @@ def explain_illegal(state: GameState, move: Move) -> str:
     if reason:
         return reason
     if not state.rules.revisits and _shuttles(move):
-        if _revisit(state, _plans(state.rules)[state.current_player], move):
+        plan = _plans(state.rules)[state.current_player]
+        if _revisit(state, plan, move, _shape(plan, state.piles[T0:R0])):
             return "it would recreate a position already reached in this turn, which these rules forbid (revisits=false)"
     # The move obeys the building rules: what forbids it is precedence.
     listed = " ".join(str(m) for m in legal[:6]) + (" ..." if len(legal) > 6 else "")
