@@ -396,3 +396,13 @@ def test_the_architecture_page_names_each_layer_as_the_test_does() -> None:
     text = ARCHITECTURE.read_text(encoding="utf-8")
     for number, name in enumerate(LAYER_NAMES):
         assert re.search(rf"^   {number} +{re.escape(name)} ", text, flags=re.MULTILINE), f"layer {number} {name}"
+
+
+def test_no_module_of_the_package_is_over_900_lines() -> None:
+    # One module, one job: a module that grows past this does several and should be split.
+    long = {
+        str(path.relative_to(PACKAGE)): count
+        for path in PACKAGE.rglob("*.py")
+        if (count := len(path.read_text(encoding="utf-8").splitlines())) > 900
+    }
+    assert not long, f"modules over 900 lines: {long}"
