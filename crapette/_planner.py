@@ -12,13 +12,12 @@ a card is revealed; so it never moves a card to and fro.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from ._checks import check_int, check_seed
 from ._engine import apply_move, legal_moves
 from ._errors import brief
-from ._evaluation import features, score
+from ._evaluation import value
 from ._heuristics import checked_view, evaluate, playout, seeded_rng
 from ._moves import Draw, EndTurn, Move, Pass
 from ._state import GameState
@@ -210,15 +209,17 @@ def segment_paths(v: PublicView) -> list[tuple[Move, ...]]:
     """Every way to end the current turn segment from ``v``: the moves to a turn end, then a move out of it."""
     player = v.current_player
     world = _Dealer(v).deal(None)
-    ends = [e for e in turn_ends(world) if e.state.is_over or _exits(e.state)]
-    ends.sort(key=lambda e: -_value(e, player))
+    # An end with no way out (only more moves that reveal nothing) is no place to stop.
+    ways = [(e, [] if e.state.is_over else _exits(e.state)) for e in turn_ends(world)]
+    ways = [(e, exits) for e, exits in ways if exits or e.state.is_over]
+    ways.sort(key=lambda way: -_value(way[0], player))
     paths: list[tuple[Move, ...]] = []
-    for end in ends:
+    for end, exits in ways:
         if end.state.is_over:
             paths.append(end.moves)
         else:
             # Revealing plays of the reserve first (they empty it), then Draw, End turn, Pass.
-            exits = sorted(_exits(end.state), key=lambda m: _EXIT_ORDER.get(type(m), 0))
+            exits.sort(key=lambda m: _EXIT_ORDER.get(type(m), 0))
             paths.extend((*end.moves, x) for x in exits)
     return paths
 
@@ -231,7 +232,7 @@ def _value(end: TurnEnd, player: int) -> float:
     outcome = end.state.outcome
     if outcome is not None:
         return 0.0 if outcome.winner is None else (1e9 if outcome.winner == player else -1e9)
-    return score(features(end.state, player)) - 1e-6 * len(end.moves)
+    return value(end.state, player) - 1e-6 * len(end.moves)
 
 
 def _try(deal: GameState, path: tuple[Move, ...], player: int) -> float:
@@ -245,5 +246,3 @@ def _try(deal: GameState, path: tuple[Move, ...], player: int) -> float:
         return evaluate(state, player)
     return playout(state, player)
 
-
-del random

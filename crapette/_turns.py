@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from ._engine import apply_move, legal_moves, pile_groups
-from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
+from ._moves import Draw, Move, MoveStack, Play
 from ._state import H0, KNOWN, R0, T0, GameState, _known
 
 __all__ = ["DEFAULT_TURN_LIMIT", "TurnEnd", "TurnEnds", "reveals", "turn_ends"]
@@ -247,5 +247,3 @@ def _twins(classes: tuple[tuple[int, ...], ...]) -> tuple[tuple[bool, ...], ...]
                     same[a - T0][b - T0] = True
     return tuple(tuple(row) for row in same)
 
-
-del EndTurn, Pass  # named in the docs above; the search skips them with Draw

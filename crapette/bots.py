@@ -41,14 +41,14 @@ import types
 from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 from ._checks import check_int, check_seed
-from ._engine import apply_move
+from ._engine import _shuttles, apply_move
 from ._errors import brief
 from ._heuristics import FOUNDATION, checked_view, greedy_choice, greedy_scores, playout, seeded_rng
 from ._ismcts import MoveValue, SearchResult, TreeSearchBot
 from ._planner import PLANNING_LEVELS as LEVELS
 from ._planner import PlanningBot
-from ._moves import Move, MoveStack, Play
-from ._state import GameState, PileKind
+from ._moves import Move
+from ._state import GameState
 from ._view import PublicView, _Dealer, determinize, view
 from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
 from .protocol import seeded_rng as game_rng
@@ -437,7 +437,7 @@ class SearchBot(_GameBot[StateT, MoveT]):
         kept = tuple(
             m
             for m in moves
-            if not (_between_tableau_piles(m) and _position_key(view(apply_move(base, m))) in turn)
+            if not (_shuttles(m) and _position_key(view(apply_move(base, m))) in turn)
         )
         return kept or moves
 
@@ -466,31 +466,6 @@ def _position_key(v: PublicView) -> tuple[Any, ...]:
         v.current_player, v.drawn, v.passes, v.exhausted, v.played, v.foundations, v.tableau,
         v.reserve_tops, v.reserve_sizes, v.hand_sizes, v.wastes,
     )
-
-
-def _between_tableau_piles(move: Move) -> bool:
-    """True for the only moves that can lead back to a position within a turn."""
-    if type(move) is MoveStack:
-        return True
-    return type(move) is Play and move.source.kind is PileKind.TABLEAU and move.target.kind is PileKind.TABLEAU
-
-
-def choose_remembering(bot: Bot, state: GameState) -> tuple[Move, Bot]:
-    """``bot.choose(state)``, and the bot itself as it is after choosing.
-
-    For frontends that run a bot in another process (a worker pool pickles
-    the bot for every call): keep the bot that comes back, and a bot that
-    remembers its turn (:class:`PlanningBot`'s plan, :class:`SearchBot`'s
-    positions) plays on as it would in one process.
-
-    >>> from crapette import new_game
-    >>> move, bot = choose_remembering(PlanningBot(seed=1, playouts=50), new_game("classic", seed=4))
-    >>> type(bot).__name__, move == PlanningBot(seed=1, playouts=50).choose(new_game("classic", seed=4))
-    ('PlanningBot', True)
-
-    .. versionadded:: 0.3.0
-    """
-    return bot.choose(state), bot
 
 
 #: The names :func:`make_bot` knows: in Crapette, ``search`` and the ``search:LEVEL`` names are

@@ -8,7 +8,6 @@ from collections import deque
 import attrs
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
 
 from crapette import (
     DEFAULT_TURN_LIMIT,
@@ -377,5 +376,3 @@ def test_turn_ends_stop_at_the_default_limit() -> None:
     assert len(turn_ends(state)) <= DEFAULT_TURN_LIMIT == 2000
     assert isinstance(EndTurn(), EndTurn) and isinstance(Pass(), Pass)
 
-
-del st
