@@ -468,6 +468,24 @@ def _position_key(v: PublicView) -> tuple[Any, ...]:
     )
 
 
+def choose_remembering(bot: Bot, state: GameState) -> tuple[Move, Bot]:
+    """``bot.choose(state)``, and the bot itself as it is after choosing.
+
+    For frontends that run a bot in another process (a worker pool pickles
+    the bot for every call): keep the bot that comes back, and a bot that
+    remembers its turn (:class:`PlanningBot`'s plan, :class:`SearchBot`'s
+    positions) plays on as it would in one process.
+
+    >>> from crapette import new_game
+    >>> move, bot = choose_remembering(PlanningBot(seed=1, playouts=50), new_game("classic", seed=4))
+    >>> type(bot).__name__, move == PlanningBot(seed=1, playouts=50).choose(new_game("classic", seed=4))
+    ('PlanningBot', True)
+
+    .. versionadded:: 0.3.0
+    """
+    return bot.choose(state), bot
+
+
 #: The names :func:`make_bot` knows: in Crapette, ``search`` and the ``search:LEVEL`` names are
 #: :class:`PlanningBot` at the levels of :data:`~crapette.bots.LEVELS` (``search`` is ``search:normal``).
 BOT_NAMES = ("random", "greedy", "search", "search:easy", "search:normal", "search:strong")
