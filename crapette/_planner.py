@@ -158,8 +158,7 @@ class PlanningBot:
     def plan(self, v: PublicView) -> tuple[Move, ...]:
         """The moves the bot means to play from the position ``v`` shows: to the best end, then out of it."""
         player = v.current_player
-        # Every candidate is tried at least twice: a small budget tries the best by the evaluation only.
-        paths = segment_paths(v)[: max(8, min(_MAX_CANDIDATES, self.playouts // 2))]
+        paths = segment_paths(v)[: self._candidates()]
         if not paths:
             # No reachable position lets the turn end (only moves between tableau
             # piles are legal anywhere, ruling R10): there is nothing to plan.
@@ -180,13 +179,21 @@ class PlanningBot:
             while len(deals) < upto:
                 deals.append(dealer.deal(rng))
             for i in alive:
-                totals[i] += sum(_try(deal, paths[i], player) for deal in deals[tried:upto])
+                totals[i] += sum(self._try(deal, paths[i], player) for deal in deals[tried:upto])
             tried = upto
             if len(alive) <= 2:
                 break
             alive.sort(key=lambda i: (-totals[i], i))
             alive = alive[: max(2, (len(alive) + 1) // 2)]
         return paths[min(alive, key=lambda i: (-totals[i], i))]
+
+    def _candidates(self) -> int:
+        """How many candidates a plan tries, the best by the evaluation: each at least twice."""
+        return max(8, min(_MAX_CANDIDATES, self.playouts // 2))
+
+    def _try(self, deal: GameState, path: tuple[Move, ...], player: int) -> float:
+        """What one playout of ``path`` in ``deal`` is worth to ``player`` (``benchmarks/planner_variants.py`` varies it)."""
+        return _try(deal, path, player)
 
 
 def path_values(v: PublicView, paths: list[tuple[Move, ...]], worlds: int, seed: int = 0) -> list[float]:
