@@ -174,9 +174,14 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
         return TurnEnds(ends, True)
     queue: deque[tuple[GameState, tuple[Move, ...]]] = deque([(state, ())])
     twins = _twins(classes)
+    # A move between tableau piles clears the pass count, and a rule part's
+    # counters may count it: then undoing it, or moving a lone card to a twin
+    # empty pile, makes a new position, so those are pruned only where neither can be.
+    plain = not state.rules.endings
     while queue:
         here, path = queue.popleft()
-        last = path[-1] if path else None
+        last = path[-1] if plain and path and (len(path) > 1 or not state.passes) else None
+        lone = plain and (bool(path) or not state.passes)
         piles = here.piles
         for move in legal_moves(here):
             cls = type(move)
@@ -188,14 +193,14 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
                 if T0 <= source < R0 and T0 <= target < R0:
                     if last is not None and _undoes(move, last):
                         continue
-                    if len(piles[source]) == 1 and not piles[target] and twins[source - T0][target - T0]:
+                    if lone and len(piles[source]) == 1 and not piles[target] and twins[source - T0][target - T0]:
                         continue
             elif cls is MoveStack:
                 source = move.source.id  # type: ignore[attr-defined]
                 target = move.target.id  # type: ignore[attr-defined]
                 if last is not None and _undoes(move, last):
                     continue
-                if len(piles[source]) == move.count and not piles[target] and twins[source - T0][target - T0]:  # type: ignore[attr-defined]
+                if lone and len(piles[source]) == move.count and not piles[target] and twins[source - T0][target - T0]:  # type: ignore[attr-defined]
                     continue
             elif cls is Draw and not reveals(here, move):
                 child = apply_move(here, move)

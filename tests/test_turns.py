@@ -273,6 +273,24 @@ def test_turn_ends_every_sequence_applies_and_no_two_ends_are_equal(state: GameS
     _assert_sound(state, turn_ends(state, limit=150))
 
 
+def test_turn_ends_keep_a_position_that_differs_from_the_start_only_in_the_pass_count() -> None:
+    # The opponent has just passed: moving a card away and back leaves the same
+    # piles with no pass pending, where a Pass no longer ends the game (R6).
+    state = parse_position(
+        "casual(reserve_size=47,move_limit=none,load_build=down-alternating) 1 3 p F:-/-/-/-/-/-/-/"
+        "- T:5H0/3H0/9H0/4H0,3S0/TD1/5C1/TS1/9C1 R:KC0,4D0,7S0,KH0,TC0,5S0,6H0,4S0,JC0,6C0,TH0,KD0,"
+        "AD0,2D0,2H0,AC0,8D0,9C0,5C0,9S0,7C0,6S0,TS0,AH0,QH0,JS0,8C0,4C0,3C0,TD0,5D0,QC0,QS0,6D0,JD"
+        "0,8H0,2C0,JH0,7H0,2S0,7D0,9D0,QD0,AS0,8S0,3D0,KS0/8S1,6S1,8H1,JD1,3C1,2S1,QD1,7D1,QC1,KD1,"
+        "7H1,2H1,QS1,9D1,4H1,AC1,4D1,8C1,9S1,8D1,3S1,5S1,KC1,JH1,2D1,JS1,JC1,TC1,3H1,3D1,2C1,QH1,AS"
+        "1,AD1,KS1,KH1,6C1,6D1,5H1,7C1,9H1,5D1,4S1,7S1,TH1,6H1,AH1 H:-/4C1 W:-/-"
+    )
+    assert state.passes == 1
+    ends = turn_ends(state)
+    back = [e for e in ends if e.state.piles == state.piles and e.state.passes == 0]
+    assert [[str(m) for m in e.moves] for e in back] == [["T7-T4", "T4-T7"]]
+    assert {_canonical(e.state) for e in ends} == _slow_reachable(state, cap=600)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(state=game_states(rules=presets() | rulesets(), max_moves=150))
 def test_turn_ends_find_every_position_reachable_without_a_reveal(state: GameState) -> None:
