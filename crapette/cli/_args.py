@@ -59,16 +59,6 @@ def _seed(text: str) -> int:
     return value
 
 
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {_visible(text)}")
-    return value
-
-
 def _cards(text: str) -> float:
     try:
         value = float(text)
