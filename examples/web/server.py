@@ -85,6 +85,7 @@ from crapette import (
     IllegalMoveError,
     InvalidRulesError,
     InvalidStateError,
+    MAX_POSITION_LENGTH,
     Match,
     ParseError,
     RecordError,
@@ -529,7 +530,7 @@ def _new_match(game: Game, seat: int, previous: Session | None) -> Match | None:
 
 async def _start(request: Request, data: dict[str, Any]) -> tuple[Game, dict[str, str], str]:
     """The game a new-game request asks for, the tags of a loaded record, and how it began."""
-    position = _text(data, "position", 4096)
+    position = _text(data, "position", MAX_POSITION_LENGTH)
     record = _text(data, "record", MAX_BODY)
     rules_text = _text(data, "rules", 1024)
     seed = data.get("seed")
