@@ -22,7 +22,7 @@ from ._outcome import check_number
 from ._parts import Build
 from ._plan import FOUNDATIONS, PLANS, TABLEAU, Plan, foundation_index, next_tableau, plans, refound, tableau_of
 from ._rules import FoundationPlays, RuleSet, to_rules
-from ._shapes import Run, run_keys, shapes, shuttles
+from ._shapes import Run, run_keys, shapes
 from ._state import ALL_PILES, FOUND, H0, LEGAL, MAX_TURN_MOVES, NUM_PILES, OUTCOME, R0, SEEN, SHAPE, T0, TAB0, TAB1, W0
 from ._state import GameState, PileKind, game_end, raw_state, register_turn_check, set_counters
 
@@ -519,12 +519,13 @@ def _track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[
     """Under revisits=false: the next state's turn moves, and what the engine keeps of its run (SEEN, SHAPE)."""
     piles = state.piles
     cls = type(move)
+    if move.between_tableau:
+        count = move.count if cls is MoveStack else 1  # type: ignore[attr-defined]
+        return _shuttle(state, cache, plan, move, move.source.id, move.target.id, count)  # type: ignore[attr-defined]
     if cls is Play:
         source = move.source.id  # type: ignore[attr-defined]
         target = move.target.id  # type: ignore[attr-defined]
         if T0 <= target < R0:
-            if T0 <= source < R0:
-                return _shuttle(state, cache, plan, move, source, target, 1)
             # A card joins the tableau: keep the key up to date (see crapette._shapes).
             key = cache[SHAPE]
             if key is not None:
@@ -538,9 +539,6 @@ def _track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[
                 below = pile[-2].index + 1 if len(pile) > 1 else 0
                 key -= (plan.shapes.base[source - T0] + below) << (10 * pile[-1].index)
             return (), None, key
-        return (), None, cache[SHAPE]
-    if cls is MoveStack:
-        return _shuttle(state, cache, plan, move, move.source.id, move.target.id, move.count)  # type: ignore[attr-defined]
     return (), None, cache[SHAPE]
 
 
@@ -571,7 +569,7 @@ def _turn_problem(state: GameState) -> str:
     tableau piles from the position before it, taking the moves back from ``state``'s piles."""
     moves = state.turn_moves
     for i, move in enumerate(moves):
-        if type(move) not in _MOVE_TYPES or not shuttles(move):
+        if type(move) not in _MOVE_TYPES or not move.between_tableau:
             return f"turn_moves[{i}] is {brief(move)}, not a move between two tableau piles"
     piles = state.piles
     for p in (0, 1):
@@ -662,7 +660,7 @@ def explain_illegal(state: GameState, move: Move) -> str:
     listed = " ".join(str(m) for m in legal[:6]) + (" ..." if len(legal) > 6 else "")
     if legal and isinstance(legal[0], Play) and legal[0].target.kind is PileKind.FOUNDATION and state.rules.foundation_plays is FoundationPlays.COMPULSORY:
         return f"foundation plays are compulsory and come first (section 10 of the rules): {listed}"
-    if not state.rules.revisits and shuttles(move):
+    if not state.rules.revisits and move.between_tableau:
         if len(state.turn_moves) >= MAX_TURN_MOVES:
             return f"a turn may make at most {MAX_TURN_MOVES} moves between tableau piles in a row (revisits=false)"
         return "it would recreate a position already reached in this turn, which these rules forbid (revisits=false)"

@@ -16,7 +16,7 @@ from ._engine import apply_move, legal_moves
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Play
 from ._rules import Scoring
 from ._state import H0, R0, W0, GameState, PileKind
-from ._view import PublicView, _Dealer, view
+from ._view import PublicView, Dealer, view
 from .protocol import Crapette
 
 _F, _T, _R, _W = PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE, PileKind.WASTE
@@ -189,7 +189,7 @@ def fast_move(world: GameState) -> Move:
 
 def greedy_choice(v: PublicView, moves: Sequence[Move]) -> Move:
     """The greedy heuristic's move among ``moves``: the first in legal order with the top score."""
-    scores = greedy_scores(_Dealer(v).deal(None), moves)
+    scores = greedy_scores(Dealer(v).deal(None), moves)
     return moves[scores.index(max(scores))]
 
 

@@ -25,9 +25,9 @@ from ._checks import check_seed
 from ._engine import apply_move, legal_moves
 from ._errors import brief
 from ._heuristics import SCALE, checked_view, evaluate, fast_move, greedy_choice, greedy_scores, seeded_rng
-from ._moves import Move, MoveStack, Play
+from ._moves import Move, Play
 from ._state import R0, T0, W0, GameState
-from ._view import PublicView, _Dealer
+from ._view import PublicView, Dealer
 
 __all__ = ["LEVELS", "MoveValue", "SearchResult", "TreeSearchBot"]
 
@@ -241,7 +241,7 @@ class _Search:
         self.moves = v.legal_moves
         self.player = v.current_player
         self.root = _Node(1 - self.player)
-        dealer = _Dealer(v)
+        dealer = Dealer(v)
         # A pool of deals reused in turn: the moves are compared in the same
         # deals (common random numbers), so the noise of sampling the unseen
         # cards cancels between them instead of deciding the comparison.
@@ -279,7 +279,7 @@ class _Search:
                 else:
                     move = _select(children, legal)
             mover = state.current_player
-            if mover == player and _is_shuffle(move):
+            if mover == player and move.between_tableau:
                 shuffles += 1
             state = apply_move(state, move)
             child = children.get(move)
@@ -363,7 +363,7 @@ def _opens(state: GameState, move: Move) -> bool:
     a foundation; emptying a pile that the reserve or waste card could already
     reach elsewhere is not. It reveals no hidden card, so looking is fair.
     """
-    if not _is_shuffle(move):
+    if not move.between_tableau:
         return True
     after = apply_move(state, move)
     if after.current_player != state.current_player or after.is_over:
@@ -371,11 +371,3 @@ def _opens(state: GameState, move: Move) -> bool:
     sources, home = _progress(state)
     new_sources, new_home = _progress(after)
     return bool(new_sources - sources) or new_home > home
-
-
-def _is_shuffle(move: Move) -> bool:
-    """A move between tableau piles (a card or a stack): it brings no card nearer home by itself."""
-    cls = type(move)
-    if cls is MoveStack:
-        return True
-    return cls is Play and T0 <= move.source.id < R0 and T0 <= move.target.id < R0  # type: ignore[attr-defined]

@@ -22,7 +22,7 @@ from ._heuristics import checked_view, evaluate, playout, seeded_rng
 from ._moves import Draw, EndTurn, Move, Pass
 from ._state import GameState
 from ._turns import TurnEnd, reveals, turn_ends
-from ._view import PublicView, _Dealer, view
+from ._view import PublicView, Dealer, view
 from .protocol import Crapette
 
 __all__ = ["PLANNING_LEVELS", "PlanningBot"]
@@ -126,7 +126,7 @@ class PlanningBot:
             return planned
         path = self.plan(v)
         self._plan.clear()
-        here = _Dealer(v).deal(None)
+        here = Dealer(v).deal(None)
         for move in path:
             self._plan[view(here)] = move
             if reveals(here, move) or type(move) in (EndTurn, Pass):
@@ -165,7 +165,7 @@ class PlanningBot:
             return (v.legal_moves[0],)
         if len(paths) == 1 or self.playouts == 0:
             return paths[0]
-        dealer = _Dealer(v)
+        dealer = Dealer(v)
         rng = seeded_rng(self.seed, v)
         deals: list[GameState] = []
         totals = [0.0] * len(paths)
@@ -206,7 +206,7 @@ def path_values(v: PublicView, paths: list[tuple[Move, ...]], worlds: int, seed:
     legal from the position: a path that reveals a card should end with that move.
     """
     player = v.current_player
-    dealer = _Dealer(v)
+    dealer = Dealer(v)
     rng = seeded_rng(seed, v)
     deals = [dealer.deal(rng) for _ in range(max(1, worlds))]
     return [sum(_try(deal, path, player) for deal in deals) / len(deals) for path in paths]
@@ -215,7 +215,7 @@ def path_values(v: PublicView, paths: list[tuple[Move, ...]], worlds: int, seed:
 def segment_paths(v: PublicView) -> list[tuple[Move, ...]]:
     """Every way to end the current turn segment from ``v``: the moves to a turn end, then a move out of it."""
     player = v.current_player
-    world = _Dealer(v).deal(None)
+    world = Dealer(v).deal(None)
     # An end with no way out (only more moves that reveal nothing) is no place to stop.
     ways = [(e, [] if e.state.is_over else _exits(e.state)) for e in turn_ends(world)]
     ways = [(e, exits) for e, exits in ways if exits or e.state.is_over]

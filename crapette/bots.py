@@ -42,7 +42,6 @@ from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 from ._checks import check_int, check_seed
 from ._engine import apply_move
-from ._shapes import shuttles
 from ._errors import brief
 from ._heuristics import FOUNDATION, checked_view, greedy_choice, greedy_scores, playout, seeded_rng
 from ._ismcts import MoveValue, SearchResult, TreeSearchBot
@@ -51,7 +50,7 @@ from ._planner import PlanningBot
 from ._moves import Move
 from ._state import GameState
 from ._turns import position_key
-from ._view import PublicView, _Dealer, determinize
+from ._view import PublicView, Dealer, determinize
 from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
 from .protocol import seeded_rng as game_rng
 
@@ -410,7 +409,7 @@ class SearchBot(_GameBot[StateT, MoveT]):
         moves = v.legal_moves
         if len(moves) == 1:
             return moves[0]
-        dealer = _Dealer(v)
+        dealer = Dealer(v)
         moves = self._unvisited(v, dealer, moves)
         if len(moves) == 1:
             return moves[0]
@@ -432,7 +431,7 @@ class SearchBot(_GameBot[StateT, MoveT]):
         ]
         return moves[values.index(max(values))]
 
-    def _unvisited(self, v: PublicView, dealer: _Dealer, moves: tuple[Move, ...]) -> tuple[Move, ...]:
+    def _unvisited(self, v: PublicView, dealer: Dealer, moves: tuple[Move, ...]) -> tuple[Move, ...]:
         """``moves`` less those that lead back to a position the bot had earlier in this turn."""
         base = dealer.deal(None)
         here = (v.current_player, position_key(base))
@@ -443,7 +442,7 @@ class SearchBot(_GameBot[StateT, MoveT]):
         kept = tuple(
             m
             for m in moves
-            if not (shuttles(m) and (v.current_player, position_key(apply_move(base, m))) in turn)
+            if not (m.between_tableau and (v.current_player, position_key(apply_move(base, m))) in turn)
         )
         return kept or moves
 

@@ -73,6 +73,7 @@ Two more members are optional, for the generic tools:
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 import sys
@@ -86,13 +87,14 @@ from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 import attrs
 
 from ._cards import ALL_CARDS, Card
+from .evaluation import Evaluator, Playout
 from ._engine import apply_move as _apply_move
 from ._engine import legal_moves as _legal_moves
 from ._engine import new_game as _new_game
 from ._moves import parse_move as _parse_move
 from ._rules import RuleSet, to_rules
 from ._outcome import EndReason, Outcome
-from ._state import GameState, settle
+from ._state import GameState, get_fields, raw_state, settle
 from ._view import PublicView
 from ._view import determinize as _determinize
 from ._view import view as _view
@@ -110,6 +112,9 @@ __all__ = [
     "game_name",
     "game_type_of",
     "points_difference",
+    "portable",
+    "resolve",
+    "same_game",
     "seeded_rng",
     "win_loss",
 ]
@@ -221,17 +226,53 @@ class _Over:
 
 
 def seeded_rng(game: Any, seed: int, view_of_player: object) -> random.Random:
-    """The generator of a bot seeded ``seed`` in a position that shows ``view_of_player``.
+    """The generator of a bot seeded ``seed`` in a position that shows ``view_of_player``: the one every bot uses.
 
-    The game's own ``seeded_rng`` when it has one; else a generator seeded
-    with ``f"{seed}/{view!r}"`` (a str seed is hashed with SHA-512, not
-    Python's salted ``hash``, so it is the same in every process: a game's
-    views must have a repr that shows them whole, as attrs classes do).
+    Seeded with the game's own ``rng_seed(seed, view)`` when it has one (an
+    int); else with ``f"{seed}/{view!r}"`` (a str seed is hashed with
+    SHA-512, not Python's salted ``hash``, so it is the same in every
+    process: a game's views must have a repr that shows them whole, as attrs
+    classes do).
+
+    >>> game = Crapette("classic")
+    >>> view = game.view(game.new_game(3))
+    >>> seeded_rng(game, 1, view).random() == seeded_rng(game, 1, view).random()
+    True
+
+    .. versionchanged:: 0.3.0
+       A game offers ``rng_seed(seed, view)``, an int; a game's own
+       ``seeded_rng(seed, view)`` is still used, with a deprecation warning.
     """
-    own = getattr(game, "seeded_rng", None)
+    own = getattr(game, "rng_seed", None)
     if own is not None:
-        return own(seed, view_of_player)  # type: ignore[no-any-return]
+        return random.Random(own(seed, view_of_player))
+    old = getattr(game, "seeded_rng", None)
+    if old is not None:
+        import warnings
+
+        warnings.warn(
+            "a game's seeded_rng(seed, view) is deprecated since 0.3.0: offer rng_seed(seed, view), an int",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return old(seed, view_of_player)  # type: ignore[no-any-return]
     return random.Random(f"{seed}/{view_of_player!r}")
+
+
+def same_game(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` are the same game for a bot: equal, or of one :class:`GameType`.
+
+    Crapette under any rules is one game: its states carry their rules.
+
+    >>> same_game(Crapette("classic"), Crapette("casual")), same_game(Crapette("classic"), object())
+    (True, False)
+    """
+    if a is b or a == b:
+        return True
+    try:
+        return game_type_of(a) == game_type_of(b)
+    except (AttributeError, TypeError):
+        return False
 
 
 @runtime_checkable
@@ -423,15 +464,23 @@ class _ModuleRef:
     name: str
 
 
-def _portable(game: Any) -> Any:
-    """``game``, or a reference to it that pickles and deep-copies when it is a module."""
+def portable(game: Any) -> Any:
+    """``game``, or a reference to it that pickles and deep-copies when it is a module (see :func:`resolve`).
+
+    For a bot or a tool that holds a game and must travel to another process.
+
+    >>> import crapette.protocol as protocol
+    >>> token = portable(protocol)
+    >>> resolve(token) is protocol, portable(Crapette("casual")) == Crapette("casual")
+    (True, True)
+    """
     if isinstance(game, types.ModuleType):
         return _ModuleRef(game.__name__)
     return game
 
 
-def _resolve(token: Any) -> Any:
-    """The game that :func:`_portable` gave ``token`` for."""
+def resolve(token: Any) -> Any:
+    """The game that :func:`portable` gave ``token`` for (a module is imported again where needed)."""
     if isinstance(token, _ModuleRef):
         module = sys.modules.get(token.name)
         return module if module is not None else importlib.import_module(token.name)
@@ -508,7 +557,7 @@ class Crapette:
         return _view(state)
 
     def determinize(self, view: PublicView, rng: random.Random | None = None) -> GameState:
-        """A full state that shows ``view``: :func:`crapette.bots.determinize`."""
+        """A full state that shows ``view``: :func:`crapette.bots.determinize` (checked once per view)."""
         return _determinize(view, rng)
 
     def returns(self, state: GameState) -> tuple[float, ...]:
@@ -538,14 +587,67 @@ class Crapette:
         return settle(state.rules, state.piles, EndReason.MOVE_LIMIT)
 
     @staticmethod
-    def seeded_rng(seed: int, view: PublicView) -> random.Random:
-        """The generator of a bot seeded ``seed`` in a position that shows ``view`` (a checksum of the view)."""
-        return random.Random(seed * 4294967296 + _view_key(view))
+    def rng_seed(seed: int, view: PublicView) -> int:
+        """The seed of the generator of a bot seeded ``seed`` in a position that shows ``view`` (with a checksum of the view).
+
+        .. versionadded:: 0.3.0
+           In place of ``seeded_rng``: :func:`crapette.protocol.seeded_rng` is the one entry point.
+        """
+        return seed * 4294967296 + _view_key(view)
+
+    @property
+    def evaluator(self) -> Evaluator:
+        """The judgement a search of this game uses unless given another: :class:`~crapette.evaluation.Playout`.
+
+        Greedy play to the end of the opponent's next turn, then the cards left
+        (:class:`~crapette.evaluation.CardCount`).
+
+        .. versionadded:: 0.3.0
+        """
+        return _PLAYOUT
+
+    @staticmethod
+    def strict_state(state: GameState, previous: GameState | None = None) -> GameState:
+        """``state`` as a search should see it: no move may go back to a position the turn has reached.
+
+        Under rules with ``revisits=True`` that is the same position under
+        ``revisits=False`` (the engine's one rule against moving cards to and
+        fro); its memory of the turn carries on from ``previous``, what this
+        gave for the same player's last decision advanced by the move made,
+        when that is the same position. Under ``revisits=False`` the state
+        remembers the turn itself and is returned as it is. A bot that keeps
+        ``previous`` between decisions keeps it when pickled.
+
+        >>> from crapette import apply_move, legal_moves, new_game, parse_move
+        >>> state = new_game("classic", seed=1)
+        >>> strict = Crapette.strict_state(state)
+        >>> after = apply_move(strict, parse_move("T7-T1"))
+        >>> again = Crapette.strict_state(apply_move(state, parse_move("T7-T1")), after)
+        >>> again is after, parse_move("T1-T7") in legal_moves(again)
+        (True, False)
+
+        .. versionadded:: 0.3.0
+        """
+        rules = state.rules
+        if not rules.revisits:
+            return state
+        fields = get_fields(state)
+        if previous is not None and get_fields(previous)[1:12] == fields[1:12] and previous.rules == _strict(rules):
+            return previous
+        return raw_state(_strict(rules), *fields[1:12], (), state.outcome)
 
     @staticmethod
     def cards(state: GameState) -> Iterable[Card]:
         """Every card of ``state``, pile after pile."""
         return chain.from_iterable(state.piles)
+
+
+@functools.lru_cache(maxsize=64)
+def _strict(rules: RuleSet) -> RuleSet:
+    return attrs.evolve(rules, revisits=False)
+
+
+_PLAYOUT = Playout()
 
 
 def _view_key(v: PublicView) -> int:

@@ -220,7 +220,7 @@ def test_determinize_is_the_one_deal_of_the_hidden_cards_that_the_searches_and_t
     assert determinize is _view.determinize
     for state in positions(_rules(rules), seed=4, count=3):
         v = view(state)
-        dealer, mine, theirs = _view._Dealer(v), random.Random(9), random.Random(9)
+        dealer, mine, theirs = _view.Dealer(v), random.Random(9), random.Random(9)
         for _ in range(4):
             world = dealer.deal(mine)
             assert world == determinize(v, theirs)
