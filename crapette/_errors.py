@@ -1,4 +1,4 @@
-"""The exceptions of crapette. Every one is a :class:`ValueError`."""
+"""The exceptions of crapette (every one is a :class:`ValueError`), and how a value shows in a message."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "brief",
+    "repr_pretty",
     "IllegalMoveError",
     "InvalidRulesError",
     "InvalidStateError",
@@ -65,6 +66,20 @@ def brief(value: object, limit: int = 80, *, quote: bool = True) -> str:
         except Exception:  # a repr that fails says nothing useful
             text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def repr_pretty(obj: object, printer: Any, cycle: bool) -> None:
+    """IPython's pretty-printing hook, ``_repr_pretty_``, that prints ``repr(obj)`` as it is.
+
+    Hypothesis prints the values of a failing example with IPython's protocol,
+    and without this hook it writes an attrs instance field by field (a state
+    over 150 lines, every card as ``Card(rank=Rank.NINE, ...)``). The classes
+    whose repr rebuilds the value in one line (``parse_position('...')``,
+    ``parse_card('9H0')``, ``parse_rules('classic')``, ``parse_move('T1-T4')``)
+    set ``_repr_pretty_ = repr_pretty``, so a failing example prints as it
+    pastes back into a test.
+    """
+    printer.text(repr(obj))
 
 
 def _printable(text: str) -> str:

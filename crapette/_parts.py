@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import attrs
 
 from ._cards import ALL_CARDS, Card
-from ._errors import InvalidRulesError, brief
+from ._errors import InvalidRulesError, brief, repr_pretty
 from ._hooks import CHECKS, guard, hook_error
 from ._outcome import EndReason, check_number
 
@@ -116,6 +116,8 @@ class RulePart:
         cls = type(self)
         args = ", ".join(f"{name}={getattr(self, name)!r}" for name in _written_names(cls))
         return f"{cls.__qualname__}({args})"
+
+    _repr_pretty_ = repr_pretty
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ._errors import InvalidRulesError, ParseError, RulePartError, brief
+from ._errors import InvalidRulesError, ParseError, RulePartError, brief, repr_pretty
 from ._options import Choice, Count, Flag, HistoryFlag, Limit, Option, OptionalPart, Part, Parts, Subset, option
 from ._parts import (
     BUILT_IN_ENDINGS,
@@ -279,6 +279,8 @@ class RuleSet:
 
     def __repr__(self) -> str:
         return f"parse_rules({_to_text(self)!r})"
+
+    _repr_pretty_ = repr_pretty
 
 
 @functools.lru_cache(maxsize=1)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Union, cast
 import attrs
 
 from ._cards import ALL_CARDS, Card, parse_card
-from ._errors import InvalidRulesError, InvalidStateError, ParseError, brief
+from ._errors import InvalidRulesError, InvalidStateError, ParseError, brief, repr_pretty
 from ._outcome import MAX_NUMBER, EndReason, Outcome, check_number
 from ._rules import LoadTarget, RuleSet, to_rules
 
@@ -114,6 +114,8 @@ class Pile:
 
     def __repr__(self) -> str:
         return f"Pile.{self.kind.name.lower()}({self.index})"
+
+    _repr_pretty_ = repr_pretty
 
     @property
     def owner(self) -> int | None:
@@ -389,6 +391,8 @@ class GameState(_EngineSlot):
 
     def __repr__(self) -> str:
         return f"parse_position({str(self)!r})"
+
+    _repr_pretty_ = repr_pretty
 
     def __copy__(self) -> GameState:
         return self

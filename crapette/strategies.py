@@ -9,7 +9,10 @@ arguments, and strategies (not plain values) as arguments, so
 ``new_games(rules=st.just(my_rules))`` tests one variant and
 ``new_games(rules=rulesets())`` tests them all. Every strategy shrinks towards
 simple examples: the casual preset, small option values, seed 0, short games,
-and the first legal move.
+and the first legal move. A failing example prints each state, rule set, card,
+pile and move in the one line that rebuilds it (``parse_position('...')``,
+``parse_rules('...')``, ``parse_card('9H0')``, ``parse_move('T1-T4')``), ready
+to paste into a test.
 
 Importing this module also registers the strategies for their types, so that
 ``st.from_type(Card)``, ``st.from_type(RuleSet)`` and ``st.from_type(GameState)``
