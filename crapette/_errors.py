@@ -11,6 +11,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "brief",
+    "illegal_move",
+    "not_a_state",
     "repr_pretty",
     "IllegalMoveError",
     "InvalidRulesError",
@@ -108,14 +110,61 @@ class IllegalMoveError(ValueError):
     """A well-formed move that the rules do not allow in the given state.
 
     Raised by :func:`~crapette.apply_move`; the message says why the move is
-    illegal.
+    illegal. :attr:`move` is the move and :attr:`reason` why the rules forbid
+    it (the message without the move: :func:`~crapette.explain_illegal`'s
+    answer); :func:`crapette.wording.describe_illegal` words the message for a
+    person.
 
     >>> from crapette import apply_move, new_game, parse_move
     >>> apply_move(new_game("casual", seed=1), parse_move("end"))
     Traceback (most recent call last):
     ...
     crapette.IllegalMoveError: illegal move end: these rules have no End turn: a turn ends by an unplayable draw or a pass
+    >>> try:
+    ...     apply_move(new_game("casual", seed=1), parse_move("R1-T4"))
+    ... except IllegalMoveError as error:
+    ...     print(repr(error.move), error.reason)
+    parse_move('R1-T4') R1 is player 1's reserve and player 0 is to move
+
+    .. versionchanged:: 0.3.0
+       :attr:`move` and :attr:`reason`.
     """
+
+    #: The move refused: a :class:`~crapette.Move` from the engine, a game's own move
+    #: from the games of :mod:`crapette.protocol`; None where the error names no one
+    #: move (an RL adapter's action number that is not legal, say).
+    move: Any
+    #: Why the rules forbid :attr:`move`, or None where the error does not say apart from its message.
+    reason: str | None
+
+    def __init__(self, message: str, *, move: Any = None, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.move = move
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_illegal_move_error, (self.args[0] if self.args else "", self.move, self.reason))
+
+
+def _illegal_move_error(message: str, move: Any, reason: str | None) -> IllegalMoveError:
+    return IllegalMoveError(message, move=move, reason=reason)
+
+
+def illegal_move(move: Move, reason: str) -> IllegalMoveError:
+    """The error :func:`~crapette.apply_move` raises for ``move``, illegal for ``reason``."""
+    return IllegalMoveError(f"illegal move {move}: {reason}", move=move, reason=reason)
+
+
+def not_a_state(caller: str, value: object) -> TypeError:
+    """The error of an engine function ``caller`` given ``value``, not a GameState.
+
+    A value that lists its own legal moves (a :class:`~crapette.PublicView`, a
+    :class:`~crapette.Game`) is pointed there.
+    """
+    kind = type(value).__name__
+    listed = getattr(type(value), "legal_moves", None) is not None  # looked up on the class: no property runs
+    held = f"; a {kind} holds its legal moves in .legal_moves" if listed else ""
+    return TypeError(f"{caller}() expects a GameState, got {kind}{held}")
 
 
 class InvalidStateError(ValueError):

@@ -353,7 +353,7 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
             state = apply_move(before, move)
         except IllegalMoveError as error:
             if self.illegal_reward is None:
-                raise IllegalMoveError(f"action {operator.index(action)}: {error}") from None
+                raise IllegalMoveError(f"action {operator.index(action)}: {error}", move=error.move, reason=error.reason) from None
             self._done = True
             info = {"deal": self.deal, "seat": self.seat, "illegal_action": True, "forfeit": None}
             return self._observation(), self.illegal_reward, True, False, info
@@ -390,7 +390,9 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
             try:
                 after = apply_move(state, move)
             except IllegalMoveError as error:
-                raise IllegalMoveError(f"the opponent {opponent!r} chose an illegal move: {error}") from None
+                raise IllegalMoveError(
+                    f"the opponent {opponent!r} chose an illegal move: {error}", move=error.move, reason=error.reason
+                ) from None
             self._count(state, after)
             state = after
             if self._forfeit is not None:

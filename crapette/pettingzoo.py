@@ -245,7 +245,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             state = apply_move(before, action_to_move(action))
         except IllegalMoveError as error:
             if self.illegal_reward is None:
-                raise IllegalMoveError(f"action {int(action)} of {agent}: {error}") from None
+                raise IllegalMoveError(f"action {int(action)} of {agent}: {error}", move=error.move, reason=error.reason) from None
             self._cumulative_rewards[agent] = 0.0
             self.rewards = {name: self.illegal_reward if name == agent else 0.0 for name in AGENTS}
             self.terminations = {name: True for name in AGENTS}

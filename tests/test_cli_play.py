@@ -45,7 +45,7 @@ def test_play_takes_a_move_by_notation_or_number_and_undoes_it(
 ) -> None:
     code, out = play(["T3-F0", "undo", "1", "undo", "undo", "board"], capsys, monkeypatch)
     assert code == 0
-    assert out.count("Took back your last move.") == 2
+    assert out.count("Took back your last move, T3-F0 (A♣ onto an empty foundation).") == 2
     assert "Nothing to undo: you have not moved yet." in out
     assert "F0 A♣" in out
     assert out.rstrip().endswith("bye")  # end of input, with nothing left unsaved

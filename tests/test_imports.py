@@ -66,7 +66,7 @@ LAYERS = {
     "_heuristics": _L["play"], "_evaluation": _L["play"], "_ismcts": _L["play"], "_planner": _L["play"],
     "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"],
     "gamecheck": _L["play"], "analysis": _L["play"],
-    "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
+    "_seen": _L["text, svg"], "wording": _L["text, svg"], "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
     "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
     "openspiel": _L["adapters"],
     "cli._common": _L["cli"], "cli._files": _L["cli"], "cli._args": _L["cli"], "cli._play": _L["cli"],

@@ -43,6 +43,7 @@ from crapette import (
     parse_move,
     parse_pile,
     parse_position,
+    view,
 )
 from conftest import random_states
 from crapette.svg import render, render_html, write_html
@@ -447,9 +448,27 @@ def test_size_must_be_a_number(size: object) -> None:
         render(MIDGAME, size=size)  # type: ignore[arg-type]
 
 
-def test_render_takes_a_game_state() -> None:
-    with pytest.raises(TypeError, match="expected a GameState"):
+def test_render_takes_a_game_state_or_a_public_view() -> None:
+    with pytest.raises(TypeError, match=r"render\(\) expects a GameState or a PublicView, got str"):
         render(str(MIDGAME))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules", ["classic", "casual"])
+def test_a_public_view_is_drawn_as_its_state(rules: str) -> None:
+    states = random_states(rules, 5, 3000)
+    picked = [s for i, s in enumerate(states) if i % 25 == 0 or s.drawn or s is states[-1]][:60]
+    assert states[-1].is_over or len(picked) == 60
+    for state in picked:
+        moves = legal_moves(state)
+        assert render(view(state), highlight=moves, perspective=1) == render(state, highlight=moves, perspective=1)
+
+
+def test_the_replay_page_of_the_views_is_the_page_of_the_states() -> None:
+    states = random_states("classic", 6, 300)
+    moves = [next(m for m in legal_moves(a) if apply_move(a, m) == b) for a, b in itertools.pairwise(states)]
+    assert render_html([view(s) for s in states], moves) == render_html(states, moves)
+    with pytest.raises(TypeError, match="states\\[1\\] is a str, not a GameState or PublicView"):
+        render_html([view(states[0]), "classic"])  # type: ignore[list-item]
 
 
 def test_a_state_shows_itself_as_this_picture_in_jupyter() -> None:
