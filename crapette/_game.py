@@ -106,7 +106,18 @@ class Game:
     >>> free.undo()
     parse_move('draw')
 
-    :raises InvalidRulesError: if ``rules`` is a string that names no preset.
+    The rules are read as :func:`~crapette.new_game` reads them:
+
+    >>> Game("clasic")
+    Traceback (most recent call last):
+    ...
+    crapette.ParseError: invalid rules 'clasic': unknown preset 'clasic' (expected casual or classic)
+
+    :raises ParseError: if ``rules`` is a malformed rules text: a preset name
+        that does not exist, an unknown option, a value that is not one.
+    :raises InvalidRulesError: if ``rules`` is a rules text naming impossible
+        rules (options that make no sense together, a rule part nobody registered).
+    :raises TypeError: if ``rules`` is neither a RuleSet nor a str.
     :raises ValueError: if the seed is not an int with ``0 <= seed < 2**64``,
         or ``undo`` is neither ``"unrevealed"`` nor ``"any"``.
 

@@ -161,7 +161,8 @@ class PublicView:
               "wastes": [["4D0"], []],                     # per player, bottom to top
               "outcome": null,    # or {"winner": 0 or null, "reason": "emptied" |
                                   #     "stalemate" | "blocked" | "move-limit",
-                                  #     "scores": [int, int] or null}
+                                  #     "scores": [int, int] or null,
+                                  #     "ending": "no-progress:20" or null}
               "is_over": false,
               "legal_moves": ["R0-F3", "draw"],           # move notation, legal order
               "known_hands": [null, ["9S0", "3H0"]],      # per player, bottom to top, null if unknown
@@ -205,6 +206,7 @@ class PublicView:
                 "winner": outcome.winner,
                 "reason": outcome.reason.value,
                 "scores": None if outcome.scores is None else list(outcome.scores),
+                "ending": outcome.ending,
             },
             "is_over": outcome is not None,
             "legal_moves": [str(m) for m in self.legal_moves],

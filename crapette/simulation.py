@@ -144,7 +144,8 @@ def _play(
         if outcome is None:
             return GameResult(index, deal, seats, first, None, "capped", True, moves, None)
     winner = None if outcome.winner is None else seats[outcome.winner]
-    reason = getattr(outcome, "reason", None)
+    # An ending of the rules' own names itself (Outcome.ending); else the reason says why.
+    reason = getattr(outcome, "ending", None) or getattr(outcome, "reason", None)
     return GameResult(
         index=index,
         deal=deal,

@@ -58,7 +58,7 @@ def _verb(name: str, verb: str) -> str:
 def _result_text(outcome: Outcome, names: tuple[str, str]) -> str:
     head = "draw" if outcome.winner is None else _verb(names[outcome.winner], "win")
     tail = "" if outcome.scores is None else f", {outcome.scores[0]}-{outcome.scores[1]}"
-    return f"{head} ({outcome.reason.value}){tail}"
+    return f"{head} ({outcome.ending or outcome.reason.value}){tail}"
 
 
 def render_text(

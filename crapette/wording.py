@@ -30,13 +30,17 @@ from __future__ import annotations
 import re
 
 from ._cards import Card, parse_card
-from ._errors import IllegalMoveError, brief
+from ._errors import IllegalMoveError, InvalidRulesError, ParseError, brief
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
+from ._outcome import EndReason, Outcome
+from ._part_text import parse_part
+from ._parts import Blocked, Ending, Stalemate
 from ._seen import Table, check_table, shown, top
 from ._state import Pile, PileKind
 
 __all__ = [
     "DEFAULT_NAMES",
+    "describe_end",
     "describe_illegal",
     "describe_move",
     "describe_pile",
@@ -216,3 +220,42 @@ def describe_illegal(error: IllegalMoveError) -> str:
     if not isinstance(error, IllegalMoveError):
         raise TypeError(f"describe_illegal() expects an IllegalMoveError, got {type(error).__name__}")
     return symbols(str(error))
+
+
+#: Why a game ended, for the built-in reasons (an ending of the rules' own says its own).
+_ENDS = {
+    EndReason.STALEMATE: Stalemate.description,
+    EndReason.BLOCKED: Blocked.description,
+    EndReason.MOVE_LIMIT: "the move limit is reached",
+}
+
+
+def describe_end(outcome: Outcome, *, names: tuple[str, str] = DEFAULT_NAMES) -> str:
+    """Why the game ended, in words: what follows "Game over: player 0 wins" in a sentence.
+
+    An ending of the rules' own says its own reason
+    (:attr:`Ending.described <crapette.Ending.described>`, looked up by
+    :attr:`Outcome.ending <crapette.Outcome.ending>`; its text when the ending
+    is not registered here).
+
+    >>> from crapette import EndReason, Outcome
+    >>> describe_end(Outcome(1, EndReason.EMPTIED), names=("you", "the bot"))
+    "the bot's reserve, hand and waste are empty"
+    >>> describe_end(Outcome(None, EndReason.BLOCKED))
+    'neither player can move'
+    >>> describe_end(Outcome(0, EndReason.STALEMATE, (12, 0), ending="no-progress:30"))
+    'no reserve or hand card was played for 30 turns in a row'
+
+    :raises TypeError: if ``outcome`` is not an :class:`~crapette.Outcome` or ``names`` not two str.
+    """
+    if not isinstance(outcome, Outcome):
+        raise TypeError(f"describe_end() expects an Outcome, got {type(outcome).__name__}")
+    names = _check_names(names)
+    if outcome.ending is not None:
+        try:
+            return parse_part(Ending, outcome.ending).described
+        except (ParseError, InvalidRulesError):  # an ending this program does not know
+            return f"the ending {outcome.ending}"
+    if outcome.reason is EndReason.EMPTIED and outcome.winner is not None:
+        return f"{possessive(names[outcome.winner])} reserve, hand and waste are empty"
+    return _ENDS.get(outcome.reason, outcome.reason.value)

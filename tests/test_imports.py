@@ -52,7 +52,8 @@ _L = {name: number for number, name in enumerate(LAYER_NAMES)}
 #: Each module's layer (names without the ``crapette.`` prefix; "crapette" is the package's __init__).
 LAYERS = {
     "_errors": _L["cards"], "_checks": _L["cards"], "_cards": _L["cards"],
-    "_outcome": _L["parts"], "_hooks": _L["parts"], "_parts": _L["parts"], "_options": _L["parts"],
+    "_outcome": _L["parts"], "_hooks": _L["parts"], "_parts": _L["parts"], "_part_text": _L["parts"],
+    "_options": _L["parts"],
     "_rules": _L["parts"],
     "_state": _L["state"], "_match": _L["state"],
     "_moves": _L["moves"],

@@ -200,7 +200,9 @@ def test_view_dict_follows_the_documented_schema() -> None:
     assert d["foundations"] == [[str(c) for c in f] for f in state.foundations]
     outcome = state.outcome
     assert outcome is not None and outcome.scores is not None
-    assert d["outcome"] == {"winner": outcome.winner, "reason": outcome.reason.value, "scores": list(outcome.scores)}
+    assert d["outcome"] == {
+        "winner": outcome.winner, "reason": outcome.reason.value, "scores": list(outcome.scores), "ending": None
+    }
     assert d["is_over"] is True and d["legal_moves"] == []
 
 

@@ -533,7 +533,7 @@ def test_a_finished_game_refuses_moves_with_a_409(server: Client) -> None:
     for move in ("R0-F0", "R0-F1", "draw", "W0-F2"):
         game = server.ok("POST", path + "/moves", {"move": move})
     assert game["turn"] == "over"
-    assert game["view"]["outcome"] == {"winner": 0, "reason": "emptied", "scores": [33, 0]}
+    assert game["view"]["outcome"] == {"winner": 0, "reason": "emptied", "scores": [33, 0], "ending": None}
     for method, suffix, body in (("POST", "/moves", {"move": "pass"}), ("POST", "/bot", None), ("GET", "/hint", None)):
         status, error = server.refused(method, path + suffix, body)
         assert (status, error) == (409, "the game is over (player 0 wins (emptied), 33-0): start a new game")

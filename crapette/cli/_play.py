@@ -25,7 +25,7 @@ from .._errors import brief
 from .._progress import isatty
 from ..bots import PlanningBot
 from ..text import render_text
-from ..wording import describe_illegal, describe_move, describe_played
+from ..wording import describe_end, describe_illegal, describe_move, describe_played
 from ._args import _BotChoice, _make_bot
 from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line, _visible
 from ._files import _read_record, _shown_path, _write, _write_new
@@ -322,9 +322,7 @@ class _Session:
             verdict = "you win"
         else:
             verdict = f"{self.bot_subject} wins"
-        why = _ENDINGS.get(outcome.reason.value, outcome.reason.value)
-        if outcome.reason.value == "emptied":
-            why = f"{'your' if outcome.winner == self.human else 'its'} {why}"
+        why = describe_end(outcome, names=self.subjects)
         score = ""
         if outcome.scores is not None:
             yours, theirs = outcome.scores[self.human], outcome.scores[1 - self.human]
@@ -511,14 +509,6 @@ class _Session:
         self.mark_saved()
         self.say(f"Loaded {_shown_path(path)}: move {self.game.state.move_count}.")
         self.board()
-
-
-_ENDINGS = {
-    "emptied": "reserve, hand and waste are empty",
-    "stalemate": "stalemate: neither player can make progress",
-    "blocked": "neither player can move",
-    "move-limit": "the move limit is reached",
-}
 
 
 def _path_argument(text: str) -> str:

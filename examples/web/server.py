@@ -95,7 +95,7 @@ from crapette import (
     parse_rules,
 )
 from crapette.bots import BOT_NAMES, Bot, PlanningBot, choose_remembering, make_bot
-from crapette.wording import describe_illegal, describe_move, describe_played
+from crapette.wording import describe_end, describe_illegal, describe_move, describe_played
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -528,6 +528,7 @@ def game_json(game_id: str, session: Session) -> dict[str, Any]:
             for i, move in enumerate(game.history)
         ],
         "can_undo": session.undo_point() is not None,
+        "end": None if game.outcome is None else describe_end(game.outcome, names=session.names),
         "match": None
         if match is None
         else {

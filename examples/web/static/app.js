@@ -7,12 +7,6 @@ const params = new URLSearchParams(location.search);
 // Milliseconds between two moves of the computer (?delay=0 for no pause).
 const BOT_DELAY = Math.max(0, Number(params.get("delay") ?? 400)) || 0;
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-const REASONS = {
-  emptied: "emptied reserve, hand and waste",
-  stalemate: "stalemate: both went through their hands without playing",
-  blocked: "neither player can move",
-  "move-limit": "the move limit was reached",
-};
 
 let game = null; // the game as the server last sent it
 let selected = null; // {pile, count}: the cards picked up, waiting for a target
@@ -455,10 +449,10 @@ function markLast(table, L, last, animate) {
   });
 }
 
-// The outcome in words: [who won, why and the score].
+// The outcome in words: [who won, why (worded by the server) and the score].
 function describeOutcome(outcome, seat) {
   const head = outcome.winner === null ? "Draw" : outcome.winner === seat ? "You win" : "The computer wins";
-  const why = REASONS[outcome.reason] || outcome.reason;
+  const why = game.end || outcome.ending || outcome.reason;
   const score = outcome.scores ? `; score: you ${outcome.scores[seat]}, computer ${outcome.scores[1 - seat]}` : "";
   return [head, `${why}${score}`];
 }
