@@ -1,6 +1,7 @@
 """Crapette as a Gymnasium environment: the agent plays one seat against a bot.
 
-This module needs Gymnasium: ``pip install "crapette[gymnasium]"``. Importing
+This module needs Gymnasium: ``pip install "gymnasium>=1.0,<2" numpy`` (what the
+``gymnasium`` extra installs). Importing
 it registers two environment ids, ``crapette/Classic-v0`` and
 ``crapette/Casual-v0`` (the two presets; any other rules are a keyword
 argument away):
@@ -66,7 +67,9 @@ try:
     import gymnasium
     import numpy as np
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError('crapette.gymnasium needs Gymnasium: pip install "crapette[gymnasium]"') from error
+    raise ImportError(
+        'crapette.gymnasium needs Gymnasium: pip install "gymnasium>=1.0,<2" numpy (the gymnasium extra of crapette)'
+    ) from error
 
 from crapette.observation import (
     DEFAULT_TURN_MOVES,

@@ -1,8 +1,8 @@
 """Hypothesis strategies for cards, rule sets, games and moves.
 
 This module needs `Hypothesis <https://hypothesis.readthedocs.io>`_, which is
-not a dependency of crapette itself: install it with
-``pip install crapette[test]`` or ``pip install hypothesis``.
+not a dependency of crapette itself: install it with ``pip install hypothesis``
+(the ``test`` extra installs it too).
 
 The strategies follow Hypothesis' own style: plural names, keyword-only
 arguments, and strategies (not plain values) as arguments, so
@@ -38,7 +38,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised by a test that hides hypothesis
     raise ImportError(
         "crapette.strategies needs Hypothesis, which is not installed: "
-        "install it with `pip install crapette[test]` or `pip install hypothesis`"
+        "install it with `pip install hypothesis` (the test extra of crapette installs it too)"
     ) from exc
 
 from ._cards import ALL_CARDS, Card
