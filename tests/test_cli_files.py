@@ -134,6 +134,18 @@ def test_the_end_of_the_input_saves_unsaved_moves_and_says_where(
     assert record.seed == 5 and [str(m) for m in record.moves] == ["T3-F0"]
 
 
+def test_loading_a_file_that_is_not_there_asks_nothing_and_keeps_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = play(["1", "load nothere.json", "moves", "quit", "y"], capsys, monkeypatch)
+    assert "Load anyway?" not in out and "nothere.json" in out and "Leave anyway?" in out
+    assert "Your legal moves" in out  # the game went on after the refusal
+    good = tmp_path / "good.json"
+    play(["1", "save good.json", "quit"], capsys, monkeypatch)
+    _, out = play(["1", "load good.json", "y"], capsys, monkeypatch)
+    assert out.count("Load anyway?") == 1 and "Loaded good.json: move 1." in out and good.exists()
+
+
 def test_the_saves_of_unsaved_moves_are_ignored_by_git(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

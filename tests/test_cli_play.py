@@ -197,6 +197,11 @@ def test_quit_with_unsaved_moves_asks_first(
     code, out = play(["1", "quit", "n", "quit", "yes"], capsys, monkeypatch)
     assert code == 0 and out.count(question) == 2 and "The game goes on." in out
     assert out.endswith("bye\n") and not list(tmp_path.glob("*.json"))
+    # Any other answer asks again: it neither leaves nor silently cancels.
+    code, out = play(["1", "quit", "maybe", "", "n", "board", "quit", "y"], capsys, monkeypatch)
+    assert out.count(question) == 4 and "'maybe' is not an answer: type y, n or save FILE." in out
+    assert "Type y, n or save FILE." in out and "bye" not in out.split("The game goes on.")[0]
+    assert out.endswith("bye\n") and not list(tmp_path.glob("*.json"))
     code, out = play(["1", "quit", "save kept.json"], capsys, monkeypatch)
     assert code == 0 and "Saved to kept.json." in out and out.endswith("bye\n")
     assert [str(m) for m in GameRecord.from_json((tmp_path / "kept.json").read_text("utf-8")).moves] == ["T3-F0"]

@@ -365,24 +365,29 @@ class _Session:
         return True
 
     def confirm(self, action: str) -> bool:
-        """Ask before ``action`` throws away moves not saved; True to go ahead."""
-        try:
-            answer = self.input.ask(
-                f"You have moved since the game was last saved. {action} anyway? "
-                "(y: yes, n: no, save FILE: save first) "
-            )
-        except KeyboardInterrupt:
-            answer = ""
-            self.say()
-        if answer is None:  # the input ended: the loop saves the game
-            return False
-        word, _, rest = answer.strip().partition(" ")
-        if word.lower() in ("y", "yes"):
-            return True
-        if word.lower() == "save":
-            return self.save(_path_argument(rest))
-        self.say("The game goes on.")
-        return False
+        """Ask before ``action`` throws away moves not saved; True to go ahead.
+
+        Only y, n or save FILE answer; anything else asks again (Ctrl-C is a no).
+        """
+        question = f"You have moved since the game was last saved. {action} anyway? (y: yes, n: no, save FILE: save first) "
+        while True:
+            try:
+                answer = self.input.ask(question)
+            except KeyboardInterrupt:
+                answer = "n"
+                self.say()
+            if answer is None:  # the input ended: the loop saves the game
+                return False
+            word, _, rest = answer.strip().partition(" ")
+            if word.lower() in ("y", "yes"):
+                return True
+            if word.lower() == "save":
+                return self.save(_path_argument(rest))
+            if word.lower() in ("n", "no"):
+                self.say("The game goes on.")
+                return False
+            given = answer.strip()
+            self.say(f"{brief(given, 40)} is not an answer: type y, n or save FILE." if given else "Type y, n or save FILE.")
 
     def list_moves(self) -> None:
         if self.game.is_over:
@@ -499,13 +504,14 @@ class _Session:
         if not path:
             self.say("load needs a file name: load FILE")
             return
-        if self.unsaved and not self.confirm("Load"):
-            return
-        try:
-            self.game, self.loaded = self._open(path)
+        try:  # read first: a file that cannot be loaded asks nothing
+            game, loaded = self._open(path)
         except _Fail as exc:
             self.say(str(exc))
             return
+        if self.unsaved and not self.confirm("Load"):
+            return
+        self.game, self.loaded = game, loaded
         self.mark_saved()
         self.say(f"Loaded {_shown_path(path)}: move {self.game.state.move_count}.")
         self.board()
