@@ -242,6 +242,7 @@ def write_html(
         "<!DOCTYPE html>",
         '<html xmlns="http://www.w3.org/1999/xhtml" lang="en">',
         '<head><meta charset="utf-8"/>',
+        '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
         f"<title>{escape(title)}</title>",
         f"<style>\n{_static('replay.css')}</style></head>",
         "<body>",
@@ -253,7 +254,8 @@ def write_html(
         '<button type="button" id="last" title="last (End)">&#9654;|</button></nav>',
         f'<p class="caption" id="caption">{escape(f"move 1: {move}" if move else _caption(first))}</p>',
         f'<p class="note" id="note"{"" if note else _HIDDEN}>{escape(note or "")}</p>',
-        '<div class="table">' + _svg_open(str(_WIDTH), str(_HEIGHT)),
+        # The table takes the rest of the window, whatever its size (replay.css), drawn from its top left.
+        '<div class="table">' + _svg_open(str(_WIDTH), str(_HEIGHT), ' preserveAspectRatio="xMinYMin meet"'),
         f"<title>crapette table: {escape(rules_name)} rules</title>",
         _felt(),
         _header_static(rules_name),

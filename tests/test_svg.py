@@ -836,3 +836,33 @@ def test_html_steps_through_the_game_in_a_browser(tmp_path: Path) -> None:
         driver.save_screenshot(str(tmp_path / "page.png"))
     finally:
         driver.quit()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844), (1920, 1080)])
+def test_the_whole_table_shows_in_the_window_and_grows_with_it(tmp_path: Path, width: int, height: int) -> None:
+    webdriver, options = _browser()
+    states, moves = _replay(20)
+    path = tmp_path / "game.html"
+    path.write_text(render_html(states, moves, title="a game"), encoding="utf-8")
+    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
+    options.binary_location = str(CHROMIUM)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)), options=options)
+    try:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500},
+        )
+        driver.get(path.as_uri())
+        # Where the drawing lies in the window: the table's box, scaled from the top left keeping its shape.
+        top, left, box_w, box_h, inner_w, inner_h, scroll_h = driver.execute_script(
+            "const r = document.querySelector('.table svg').getBoundingClientRect();"
+            "return [r.top, r.left, r.width, r.height, window.innerWidth, window.innerHeight,"
+            " document.documentElement.scrollHeight];"
+        )
+        scale = min(box_w / 776, box_h / 704)
+        drawn_w, drawn_h = 776 * scale, 704 * scale
+        assert inner_w == width and scroll_h <= height  # the page's width is the screen's; nothing below the fold
+        assert top + drawn_h <= height and left + drawn_w <= width
+        assert drawn_w >= min(0.9 * (width - 2 * left), 0.9 * (height - top) * 776 / 704)  # as large as it fits
+    finally:
+        driver.quit()
