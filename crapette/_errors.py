@@ -230,7 +230,7 @@ class RulePartError(InvalidRulesError):
     ...
     crapette.RulePartError: the first-player rule second-for-the-docs: who_starts() returned 2, not 0 or 1
 
-    .. versionadded:: 0.2.0
+    .. versionadded:: 0.3.0
     """
 
     part: str

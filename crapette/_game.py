@@ -54,6 +54,8 @@ class UndoError(IndexError):
     ... except UndoError as error:
     ...     print(error)
     cannot take back draw: it turned a face-down card face up
+
+    .. versionadded:: 0.3.0
     """
 
 
@@ -121,11 +123,10 @@ class Game:
     :raises ValueError: if the seed is not an int with ``0 <= seed < 2**64``,
         or ``undo`` is neither ``"unrevealed"`` nor ``"any"``.
 
-    .. versionchanged:: 0.2.0
+    .. versionadded:: 0.1.0
+    .. versionchanged:: 0.3.0
        The rules default to ``"classic"`` (they were ``"casual"``), and undo
        refuses moves that revealed a card unless ``undo="any"``.
-
-    .. versionadded:: 0.1.0
     """
 
     #: The names of player 0 and player 1, or None.

@@ -391,7 +391,7 @@ def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     >>> world.hands[0] == state.hands[0]
     False
 
-    .. versionchanged:: 0.2.0
+    .. versionchanged:: 0.3.0
        Defined here, beside the view; :func:`crapette.bots.determinize` is the same function.
 
     :raises TypeError: if ``v`` is not a :class:`~crapette.PublicView`.

@@ -7,7 +7,7 @@ against the library's bots, ``simulate`` (random against search through
 own :class:`Command` s, and ``help``. The example games of
 ``examples/games/`` use it.
 
-.. versionadded:: 0.2.0
+.. versionadded:: 0.3.0
 """
 
 from __future__ import annotations

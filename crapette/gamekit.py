@@ -50,7 +50,7 @@ Traceback (most recent call last):
 ...
 crapette...IllegalMoveError: illegal move 2: it is not one of the legal moves (1)
 
-.. versionadded:: 0.2.0
+.. versionadded:: 0.3.0
 """
 
 from __future__ import annotations
