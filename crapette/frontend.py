@@ -139,7 +139,7 @@ def play(
 ) -> int:
     """Play one game in the terminal: the human at ``seat``, bots of kind ``bot`` elsewhere.
 
-    ``ask(prompt)`` reads the human's lines; with :func:`input` (the default)
+    ``ask(prompt)`` reads the human's lines; with ``input()`` (the default)
     on piped input, each line read is echoed after the prompt.
     """
     ask = _reader(ask, out)
