@@ -69,7 +69,7 @@ def test_install_hints_suit_an_install_from_the_checkout() -> None:
              *(ROOT / "docs").glob("*.rst"), *(ROOT / "tests").glob("*.py")]
     for path in files:
         text = path.read_text(encoding="utf-8")
-        assert not re.search(r"""pip install ['"]?crapette\[""", text), f"{path.name} names crapette[...]"
+        assert not re.search(r"""pip install ['"]?crapette\\?\[""", text), f"{path.name} names crapette[...]"
     rl = (ROOT / "docs" / "rl.rst").read_text(encoding="utf-8")
     commands = re.findall(r"^    (pip install .*)$", rl, flags=re.MULTILINE)
     assert commands and all("-e" in c for c in commands if ".[" in c), commands
