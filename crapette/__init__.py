@@ -67,7 +67,7 @@ from ._parts import seal_built_ins as _seal_built_ins
 
 _seal_built_ins()  # every part registered from here on is a user's, and its hooks are checked
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = [
     # cards

@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 
 from ._checks import check_seed as check_seed  # where some modules look for it
-from ._errors import ParseError, brief
+from ._errors import ParseError, brief, repr_pretty
 
 __all__ = ["Card", "Colour", "Rank", "Suit", "ALL_CARDS", "parse_card", "shuffled_deck"]
 
@@ -168,6 +168,8 @@ class Card:
 
     def __repr__(self) -> str:
         return f"parse_card({str(self)!r})"
+
+    _repr_pretty_ = repr_pretty
 
     @property
     def symbol(self) -> str:

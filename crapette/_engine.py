@@ -16,7 +16,7 @@ from typing import Any
 
 from ._cards import Card, parse_card, shuffled_deck
 from ._checks import check_seed
-from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, brief
+from ._errors import InvalidRulesError, InvalidStateError, ParseError, brief, illegal_move, not_a_state
 from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._outcome import check_number
 from ._parts import Build
@@ -152,12 +152,12 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     >>> [str(m) for m in moves]
     ['T1-T0', 'draw']
 
-    :raises TypeError: if ``state`` is not a :class:`GameState`.
+    :raises TypeError: if ``state`` is not a :class:`GameState` (a view lists its own, ``legal_moves``).
     """
     try:
         cache = state._engine
     except AttributeError:
-        raise TypeError(f"legal_moves() expects a GameState, got {type(state).__name__}") from None
+        raise not_a_state("legal_moves", state) from None
     legal = cache[LEGAL]
     if legal is None:
         legal = cache[LEGAL] = _generate(state, cache)
@@ -389,7 +389,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
     if move not in legal:
         if type(move) not in _MOVE_TYPES:
             raise _not_a_move("apply_move", move)
-        raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
+        raise illegal_move(move, explain_illegal(state, move))
     # The legal moves are interned, so a true move found among them has one of
     # their exact classes; the last branch below refuses anything else (an
     # object whose __eq__ says it equals a legal move).

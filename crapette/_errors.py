@@ -1,4 +1,4 @@
-"""The exceptions of crapette. Every one is a :class:`ValueError`."""
+"""The exceptions of crapette (every one is a :class:`ValueError`), and how a value shows in a message."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "brief",
+    "illegal_move",
+    "not_a_state",
+    "repr_pretty",
     "IllegalMoveError",
     "InvalidRulesError",
     "InvalidStateError",
@@ -67,6 +70,20 @@ def brief(value: object, limit: int = 80, *, quote: bool = True) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def repr_pretty(obj: object, printer: Any, cycle: bool) -> None:
+    """IPython's pretty-printing hook, ``_repr_pretty_``, that prints ``repr(obj)`` as it is.
+
+    Hypothesis prints the values of a failing example with IPython's protocol,
+    and without this hook it writes an attrs instance field by field (a state
+    over 150 lines, every card as ``Card(rank=Rank.NINE, ...)``). The classes
+    whose repr rebuilds the value in one line (``parse_position('...')``,
+    ``parse_card('9H0')``, ``parse_rules('classic')``, ``parse_move('T1-T4')``)
+    set ``_repr_pretty_ = repr_pretty``, so a failing example prints as it
+    pastes back into a test.
+    """
+    printer.text(repr(obj))
+
+
 def _printable(text: str) -> str:
     """``text`` with every character that is not printable escaped (a repr shows them so already)."""
     if text.isprintable():
@@ -93,14 +110,61 @@ class IllegalMoveError(ValueError):
     """A well-formed move that the rules do not allow in the given state.
 
     Raised by :func:`~crapette.apply_move`; the message says why the move is
-    illegal.
+    illegal. :attr:`move` is the move and :attr:`reason` why the rules forbid
+    it (the message without the move: :func:`~crapette.explain_illegal`'s
+    answer); :func:`crapette.wording.describe_illegal` words the message for a
+    person.
 
     >>> from crapette import apply_move, new_game, parse_move
     >>> apply_move(new_game("casual", seed=1), parse_move("end"))
     Traceback (most recent call last):
     ...
     crapette.IllegalMoveError: illegal move end: these rules have no End turn: a turn ends by an unplayable draw or a pass
+    >>> try:
+    ...     apply_move(new_game("casual", seed=1), parse_move("R1-T4"))
+    ... except IllegalMoveError as error:
+    ...     print(repr(error.move), error.reason)
+    parse_move('R1-T4') R1 is player 1's reserve and player 0 is to move
+
+    .. versionchanged:: 0.3.0
+       :attr:`move` and :attr:`reason`.
     """
+
+    #: The move refused: a :class:`~crapette.Move` from the engine, a game's own move
+    #: from the games of :mod:`crapette.protocol`; None where the error names no one
+    #: move (an RL adapter's action number that is not legal, say).
+    move: Any
+    #: Why the rules forbid :attr:`move`, or None where the error does not say apart from its message.
+    reason: str | None
+
+    def __init__(self, message: str, *, move: Any = None, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.move = move
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_illegal_move_error, (self.args[0] if self.args else "", self.move, self.reason))
+
+
+def _illegal_move_error(message: str, move: Any, reason: str | None) -> IllegalMoveError:
+    return IllegalMoveError(message, move=move, reason=reason)
+
+
+def illegal_move(move: Move, reason: str) -> IllegalMoveError:
+    """The error :func:`~crapette.apply_move` raises for ``move``, illegal for ``reason``."""
+    return IllegalMoveError(f"illegal move {move}: {reason}", move=move, reason=reason)
+
+
+def not_a_state(caller: str, value: object) -> TypeError:
+    """The error of an engine function ``caller`` given ``value``, not a GameState.
+
+    A value that lists its own legal moves (a :class:`~crapette.PublicView`, a
+    :class:`~crapette.Game`) is pointed there.
+    """
+    kind = type(value).__name__
+    listed = getattr(type(value), "legal_moves", None) is not None  # looked up on the class: no property runs
+    held = f"; a {kind} holds its legal moves in .legal_moves" if listed else ""
+    return TypeError(f"{caller}() expects a GameState, got {kind}{held}")
 
 
 class InvalidStateError(ValueError):
@@ -166,7 +230,7 @@ class RulePartError(InvalidRulesError):
     ...
     crapette.RulePartError: the first-player rule second-for-the-docs: who_starts() returned 2, not 0 or 1
 
-    .. versionadded:: 0.2.0
+    .. versionadded:: 0.3.0
     """
 
     part: str

@@ -54,6 +54,8 @@ class UndoError(IndexError):
     ... except UndoError as error:
     ...     print(error)
     cannot take back draw: it turned a face-down card face up
+
+    .. versionadded:: 0.3.0
     """
 
 
@@ -106,15 +108,25 @@ class Game:
     >>> free.undo()
     parse_move('draw')
 
-    :raises InvalidRulesError: if ``rules`` is a string that names no preset.
+    The rules are read as :func:`~crapette.new_game` reads them:
+
+    >>> Game("clasic")
+    Traceback (most recent call last):
+    ...
+    crapette.ParseError: invalid rules 'clasic': unknown preset 'clasic' (expected casual or classic)
+
+    :raises ParseError: if ``rules`` is a malformed rules text: a preset name
+        that does not exist, an unknown option, a value that is not one.
+    :raises InvalidRulesError: if ``rules`` is a rules text naming impossible
+        rules (options that make no sense together, a rule part nobody registered).
+    :raises TypeError: if ``rules`` is neither a RuleSet nor a str.
     :raises ValueError: if the seed is not an int with ``0 <= seed < 2**64``,
         or ``undo`` is neither ``"unrevealed"`` nor ``"any"``.
 
-    .. versionchanged:: 0.2.0
+    .. versionadded:: 0.1.0
+    .. versionchanged:: 0.3.0
        The rules default to ``"classic"`` (they were ``"casual"``), and undo
        refuses moves that revealed a card unless ``undo="any"``.
-
-    .. versionadded:: 0.1.0
     """
 
     #: The names of player 0 and player 1, or None.

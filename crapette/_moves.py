@@ -7,7 +7,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from ._errors import ParseError, brief
+from ._errors import ParseError, brief, repr_pretty
 from ._piles import ALL_PILES, Pile, PileKind, parse_pile
 
 __all__ = ["Draw", "EndTurn", "Move", "MoveStack", "Pass", "Play", "parse_move", "MAX_STACK"]
@@ -52,6 +52,8 @@ class Move:
 
     def __repr__(self) -> str:
         return f"parse_move({str(self)!r})"
+
+    _repr_pretty_ = repr_pretty
 
 
 def _check_pile(name: str, pile: object, kinds: tuple[PileKind, ...]) -> Pile:

@@ -19,7 +19,8 @@ import attrs
 
 from ._errors import InvalidRulesError, ParseError, brief
 from ._outcome import MAX_NUMBER, check_number
-from ._parts import RulePart, is_built_in_class, parse_part, registered
+from ._part_text import parse_part
+from ._parts import RulePart, is_built_in_class, registered
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -52,7 +52,8 @@ class EndReason(str, enum.Enum):
     #: A player emptied reserve, hand and waste.
     EMPTIED = "emptied"
     #: Both players were marked exhausted (the classic stalemate rule), or an
-    #: ending of the rules that ends the game as a stalemate fired.
+    #: ending of the rules' own that ends the game as a stalemate fired (the
+    #: outcome's :attr:`Outcome.ending` names it).
     STALEMATE = "stalemate"
     #: Two passes in a row: nobody can ever move again (ruling R6).
     BLOCKED = "blocked"
@@ -69,6 +70,15 @@ class EndReason(str, enum.Enum):
 def _check_winner(_inst: object, _attr: object, value: int | None) -> None:
     if value is not None and (type(value) is not int or value not in (0, 1)):
         raise ValueError(f"winner must be 0, 1 or None, got {brief(value)}")
+
+
+#: The longest text of a rule part (its name and parameters), as crapette._parts reads them.
+MAX_PART_TEXT = 256
+
+
+def _check_ending(_inst: object, _attr: object, value: str | None) -> None:
+    if value is not None and not (type(value) is str and 0 < len(value) <= MAX_PART_TEXT and value.isprintable()):
+        raise ValueError(f"ending must be None or the text of an ending (name and parameters), got {brief(value)}")
 
 
 def _to_reason(value: object) -> EndReason:
@@ -98,24 +108,41 @@ def _to_scores(value: object) -> tuple[int, int] | None:
 
 @attrs.frozen
 class Outcome:
-    """How a game ended: the winner (or None), the reason, and the points each player scored.
+    """How a game ended: the winner (or None), the reason, the points each player scored, and the rules' own ending.
 
     ``scores`` is None when the rules have no scoring. ``reason`` may be given
-    as its string (``"emptied"``) and ``scores`` as a list.
+    as its string (``"emptied"``) and ``scores`` as a list. A game that an
+    ending of the rules' own ended (:attr:`RuleSet.endings
+    <crapette.RuleSet.endings>`) names it in :attr:`ending`, its text
+    (``"no-progress:20"``), which ``str()`` shows in place of the reason; the
+    reason then says how the game was settled (:attr:`Ending.reason
+    <crapette.Ending.reason>`).
 
     >>> outcome = Outcome(winner=0, reason=EndReason.EMPTIED, scores=(53, 0))
     >>> str(outcome)
     'player 0 wins (emptied), 53-0'
     >>> outcome.is_draw
     False
+    >>> str(Outcome(None, EndReason.STALEMATE, None, ending="no-progress:20"))
+    'draw (no-progress:20)'
 
     :raises ValueError: if the winner is not 0, 1 or None, the reason not an
-        :class:`EndReason`, or the scores not None or two ints from 0 to :data:`~crapette.MAX_NUMBER`.
+        :class:`EndReason`, the scores not None or two ints from 0 to
+        :data:`~crapette.MAX_NUMBER`, or the ending not None or a part's text.
+
+    .. versionchanged:: 0.3.0
+       :attr:`ending`.
     """
 
+    #: The player who won, or None for a draw.
     winner: int | None = attrs.field(validator=_check_winner)
+    #: Why the game ended, or, when :attr:`ending` is set, how it was settled.
     reason: EndReason = attrs.field(converter=_to_reason)
+    #: Player 0's and player 1's points, or None under rules without scoring.
     scores: tuple[int, int] | None = attrs.field(default=None, converter=_to_scores)
+    #: The text of the rules' own ending that ended the game (``"no-progress:20"``), or None:
+    #: the game was emptied, or ended by a built-in ending (the stalemate rule, R6, the move limit).
+    ending: str | None = attrs.field(default=None, validator=_check_ending)
 
     @property
     def is_draw(self) -> bool:
@@ -125,4 +152,4 @@ class Outcome:
     def __str__(self) -> str:
         head = "draw" if self.winner is None else f"player {self.winner} wins"
         tail = "" if self.scores is None else f", {self.scores[0]}-{self.scores[1]}"
-        return f"{head} ({self.reason.value}){tail}"
+        return f"{head} ({self.ending or self.reason.value}){tail}"

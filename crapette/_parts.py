@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import attrs
 
 from ._cards import ALL_CARDS, Card
-from ._errors import InvalidRulesError, brief
+from ._errors import InvalidRulesError, brief, repr_pretty
 from ._hooks import CHECKS, guard, hook_error
 from ._outcome import EndReason, check_number
 
@@ -58,15 +58,14 @@ __all__ = [
     "Scoring",
     "Stalemate",
     "SuitUpOrDown",
-    "parse_part",
+    "param_text",
+    "param_types",
     "register",
     "registered",
 ]
 
 _NAME_RE = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 _MAX_NAME = 40
-#: Longest text of one part (its name and parameters) that :func:`parse_part` reads.
-_MAX_PART_TEXT = 256
 
 _P = TypeVar("_P", bound="RulePart")
 
@@ -104,7 +103,7 @@ class RulePart:
         return tuple(getattr(self, name) for name in _written_names(type(self)))
 
     def __str__(self) -> str:
-        return ":".join([self.name, *(_param_text(v) for v in self.parameters)])
+        return ":".join([self.name, *(param_text(v) for v in self.parameters)])
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.parameters == self.parameters
@@ -116,6 +115,8 @@ class RulePart:
         cls = type(self)
         args = ", ".join(f"{name}={getattr(self, name)!r}" for name in _written_names(cls))
         return f"{cls.__qualname__}({args})"
+
+    _repr_pretty_ = repr_pretty
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
@@ -132,7 +133,7 @@ class RulePart:
         return st.just(cls())
 
 
-def _param_text(value: object) -> str:
+def param_text(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
@@ -178,7 +179,7 @@ def _find_written(cls: type[RulePart]) -> tuple[str, ...]:
     return names
 
 
-def _param_types(cls: type[RulePart]) -> tuple[tuple[str, type], ...]:
+def param_types(cls: type[RulePart]) -> tuple[tuple[str, type], ...]:
     """The written parameters of ``cls`` and their types (int or bool).
 
     :raises InvalidRulesError: if a parameter is neither, or :attr:`RulePart.written`
@@ -292,12 +293,15 @@ def register(cls: type[_P]) -> type[_P]:
     for hook in base._hooks:  # type: ignore[attr-defined]
         if getattr(cls, hook) is getattr(base, hook):
             raise InvalidRulesError(f"{cls.__qualname__} must define {hook}(), the hook of a {base.kind}")
-    _param_types(cls)
+    param_types(cls)
     if base.kind == "ending" and getattr(cls, "reason", None) not in _END_REASONS:
         raise InvalidRulesError(
             f"{cls.__qualname__}.reason must be EndReason.STALEMATE, BLOCKED or MOVE_LIMIT "
             "(emptying is a win, not an ending)"
         )
+    description = getattr(cls, "description", "")
+    if not isinstance(description, str):
+        raise InvalidRulesError(f"{cls.__qualname__}.description must be a str, got {brief(description)}")
     table = _REGISTRY[base]
     held = table.get(name)
     # A module imported again registers its classes again (new class objects of
@@ -336,68 +340,6 @@ def registered(kind: type[RulePart]) -> Mapping[str, type[RulePart]]:
     if table is None:
         raise TypeError(f"registered() expects Build, FirstPlayer, Scoring or Ending, got {brief(kind)}")
     return MappingProxyType(table)
-
-
-def parse_part(kind: type[_P], text: str) -> _P:
-    """The part of ``kind`` that ``text`` names: ``name`` or ``name:param:param...``.
-
-    >>> parse_part(Scoring, "weighted:30:2:1:1:60").match_target
-    60
-    >>> parse_part(Build, "down-in-colour")
-    Traceback (most recent call last):
-    ...
-    crapette.InvalidRulesError: unknown building rule 'down-in-colour': no building rule of that name is registered (known: down-alternating, ...); a part of your own is registered with @crapette.register in the module that defines it, which must be imported before the text is read
-
-    :raises InvalidRulesError: if no part of that name is registered, or the
-        parameters do not make a valid part.
-    :raises ParseError: if a parameter is not a whole number or true/false.
-    """
-    from ._errors import ParseError
-
-    table = _REGISTRY[kind]
-    if len(text) > _MAX_PART_TEXT:
-        raise ParseError(f"a {kind.kind} is at most {_MAX_PART_TEXT} characters, got {len(text)}")
-    name, *args = text.split(":")
-    cls = table.get(name)
-    if cls is None:
-        known = ", ".join(sorted(table))
-        shown = repr(name) if len(name) <= 40 else repr(name[:40]) + "..."
-        raise InvalidRulesError(
-            f"unknown {kind.kind} {shown}: no {kind.kind} of that name is registered "
-            f"(known: {known}); a part of your own is registered with @crapette.register "
-            "in the module that defines it, which must be imported before the text is read"
-        )
-    params = _param_types(cls)
-    fields = attrs.fields(cls) if attrs.has(cls) else ()
-    if not args:
-        missing = [f.name for f in fields if f.name in dict(params) and f.default is attrs.NOTHING]
-        if not missing:
-            params = ()  # a bare name: every parameter takes its default
-    elif len(args) != len(params) and len(args) == len(fields):
-        # Written before the part left out the parameters it ignores: read every field.
-        params = tuple((f.name, bool if f.type in (bool, "bool") else int) for f in fields)
-    if len(args) != len(params):
-        spelled = ":".join([name, *(p for p, _ in params)])
-        bare = " (or its name alone for the defaults)" if params and all(
-            f.default is not attrs.NOTHING for f in fields
-        ) else ""
-        raise ParseError(
-            f"{kind.kind} {name} takes {len(params)} parameter(s), written {spelled}{bare}; got {brief(text)}"
-        )
-    values: dict[str, object] = {}
-    for (pname, ptype), arg in zip(params, args):
-        if ptype is bool:
-            if arg not in ("true", "false"):
-                raise ParseError(f"{name} parameter {pname} must be true or false, got {arg[:30]!r}")
-            values[pname] = arg == "true"
-        else:
-            if not (arg.isascii() and arg.isdigit() and len(arg) <= 30):
-                raise ParseError(f"{name} parameter {pname} must be a whole number, got {arg[:30]!r}")
-            values[pname] = int(arg)
-    try:
-        return cls(**values)  # type: ignore[return-value]
-    except (ValueError, TypeError) as exc:
-        raise InvalidRulesError(f"{kind.kind} {text[:60]!r}: {exc}") from None
 
 
 # Building rules ----------------------------------------------------------------------
@@ -639,7 +581,9 @@ class Scoring(RulePart):
     ``weighted:30:2:1:1:150``; a scoring that replaces :meth:`penalty` writes
     only ``win_bonus``, ``match_target`` and its own fields (``name:30:150``;
     set :attr:`~crapette.RulePart.written` to choose otherwise), and a bare name
-    (``weighted``) takes every default.
+    (``weighted``) takes every default. A text may also name the parameters it
+    sets (``weighted:match_target=60``, ``name:my_field=4``): the others take
+    their defaults.
 
     >>> Scoring().points_for_win(reserve=5, hand=10, waste=3)
     53
@@ -715,12 +659,37 @@ class Ending(RulePart):
     >>> rules = parse_rules("classic(endings=no-progress:3)")
     >>> rules.endings, new_game(rules, seed=2).counters
     ((NoProgress(turns=3),), (0,))
+
+    An ending in the ``endings`` option names itself in the outcome of a game
+    it ends (:attr:`Outcome.ending <crapette.Outcome.ending>`), and
+    :attr:`described` says why in words.
+
+    .. versionchanged:: 0.3.0
+       :attr:`description` and :attr:`described`; the outcome names the ending.
     """
 
     kind: ClassVar[str] = "ending"
     _hooks: ClassVar[tuple[str, ...]] = ("ends",)
-    #: How a game this ending ends is recorded: STALEMATE, BLOCKED or MOVE_LIMIT.
+    #: How a game this ending ends is settled and counted: STALEMATE, BLOCKED or
+    #: MOVE_LIMIT. An ending in the ``endings`` option names itself too, in the
+    #: outcome's :attr:`Outcome.ending <crapette.Outcome.ending>`.
     reason: ClassVar[EndReason] = EndReason.STALEMATE
+    #: Why the game ended, as a sentence says it after "Game over: ..."
+    #: (``"a foundation was completed"``); "" to say the ending's name.
+    description: ClassVar[str] = ""
+
+    @property
+    def described(self) -> str:
+        """Why a game this ending ended, in words: :attr:`description`, or the ending's text when there is none.
+
+        The wording of the outcome (:func:`crapette.wording.describe_end`) says
+        this; a part with parameters may override it to name them.
+
+        >>> from crapette.variants import NoProgress
+        >>> NoProgress(turns=12).described
+        'no reserve or hand card was played for 12 turns in a row'
+        """
+        return self.description or f"the ending {self}"
 
     def start(self, deal: GameState) -> int:
         """The count at the deal (0 unless overridden)."""
@@ -756,6 +725,7 @@ class Stalemate(Ending):
 
     name = "stalemate"
     reason = EndReason.STALEMATE
+    description = "stalemate: neither player can make progress"
 
     def ends(self, count: int, state: GameState) -> bool:
         return state.exhausted[0] and state.exhausted[1]
@@ -772,6 +742,7 @@ class Blocked(Ending):
 
     name = "blocked"
     reason = EndReason.BLOCKED
+    description = "neither player can move"
 
     def ends(self, count: int, state: GameState) -> bool:
         return state.passes >= 2
@@ -789,6 +760,7 @@ class MoveLimit(Ending):
 
     name = "move-limit"
     reason = EndReason.MOVE_LIMIT
+    description = "the move limit is reached"
     moves: int = attrs.field(validator=_weight("move_limit", 1))
 
     def ends(self, count: int, state: GameState) -> bool:

@@ -7,7 +7,7 @@ from typing import Any
 
 import attrs
 
-from ._errors import ParseError, brief
+from ._errors import ParseError, brief, repr_pretty
 
 __all__ = ["ALL_PILES", "F0", "H0", "NUM_PILES", "Pile", "PileKind", "R0", "T0", "W0", "parse_pile"]
 
@@ -89,6 +89,8 @@ class Pile:
 
     def __repr__(self) -> str:
         return f"Pile.{self.kind.name.lower()}({self.index})"
+
+    _repr_pretty_ = repr_pretty
 
     @property
     def owner(self) -> int | None:

@@ -23,7 +23,9 @@ from ._cards import Rank, Suit
 from ._errors import brief
 from ._moves import Move
 from ._rules import RuleSet
+from ._seen import Table
 from ._state import ALL_PILES, GameState
+from ._view import PublicView
 from ._svg_draw import (
     _ascii,
     _BADGE_T,
@@ -101,7 +103,7 @@ def _page_table(layout: _Layout, rules: RuleSet) -> dict[str, object]:
     }
 
 
-def _caption(state: GameState) -> str:
+def _caption(state: Table) -> str:
     return str(state.outcome) if state.outcome is not None else _status(state)
 
 
@@ -109,10 +111,10 @@ class _Steps:
     """The states, moves and notes of a page, checked and paired as they are read."""
 
     def __init__(self, states: object, moves: object, notes: object) -> None:
-        if isinstance(states, GameState):
-            raise TypeError("states must be an iterable of GameState; for one state use render()")
+        if isinstance(states, (GameState, PublicView)):
+            raise TypeError("states must be an iterable of GameState or PublicView; for one state use render()")
         if not isinstance(states, Iterable):
-            raise TypeError(f"states must be an iterable of GameState, got {type(states).__name__}")
+            raise TypeError(f"states must be an iterable of GameState or PublicView, got {type(states).__name__}")
         if isinstance(moves, Move):
             moves = (moves,)
         if isinstance(moves, (str, bytes)):
@@ -125,7 +127,7 @@ class _Steps:
         self.moves = iter(moves)
         self.notes = None if notes is None else iter(notes)
 
-    def __iter__(self) -> Iterator[tuple[GameState, Move | None, str | None]]:
+    def __iter__(self) -> Iterator[tuple[Table, Move | None, str | None]]:
         state = self._state(0)
         if state is None:
             raise ValueError("a page needs at least one state")
@@ -146,10 +148,10 @@ class _Steps:
             state, i = following, i + 1
             move = self._move(i) if with_moves else None
 
-    def _state(self, i: int) -> GameState | None:
+    def _state(self, i: int) -> Table | None:
         state = next(self.states, None)
-        if state is not None and not isinstance(state, GameState):
-            raise TypeError(f"states[{i}] is a {type(state).__name__}, not a GameState")
+        if state is not None and not isinstance(state, (GameState, PublicView)):
+            raise TypeError(f"states[{i}] is a {type(state).__name__}, not a GameState or PublicView")
         return state
 
     def _move(self, i: int) -> Move | None:
@@ -166,7 +168,7 @@ class _Steps:
 
 
 def write_html(
-    states: Iterable[GameState],
+    states: Iterable[GameState | PublicView],
     moves: Iterable[Move],
     out: TextIO,
     *,
@@ -192,7 +194,8 @@ def write_html(
     partway (a state that is not a GameState, too few moves) is raised after
     part of the page has been written.
 
-    :param states: the states to show, in order (e.g. ``record.states()``).
+    :param states: the states to show, in order (e.g. ``record.states()``),
+        or their public views (:func:`~crapette.view`: the same page).
     :param moves: empty, or the moves played between them: ``moves[i]`` leads
         from ``states[i]`` to ``states[i + 1]``, is drawn as an arrow on
         ``states[i]`` and named in its caption.
@@ -202,8 +205,8 @@ def write_html(
     :param perspective: the player drawn at the bottom (0 or 1).
     :param title: the page's title.
     :returns: the number of states written.
-    :raises TypeError: if a state is not a GameState, a move not a Move, a
-        note not a str or None, or ``title`` not a str.
+    :raises TypeError: if a state is not a GameState or PublicView, a move not
+        a Move, a note not a str or None, or ``title`` not a str.
     :raises ValueError: if there are no states, ``moves`` is neither empty
         nor one shorter than ``states``, the notes outnumber the moves, the
         states do not all have the same rules, or ``perspective`` is not 0 or 1.
@@ -220,6 +223,8 @@ def write_html(
     (1, True, True)
 
     .. versionadded:: 0.2.0
+    .. versionchanged:: 0.3.0
+       The states may be public views.
     """
     perspective = _check_perspective(perspective)
     if not isinstance(title, str):
@@ -237,6 +242,7 @@ def write_html(
         "<!DOCTYPE html>",
         '<html xmlns="http://www.w3.org/1999/xhtml" lang="en">',
         '<head><meta charset="utf-8"/>',
+        '<meta name="viewport" content="width=device-width, initial-scale=1"/>',
         f"<title>{escape(title)}</title>",
         f"<style>\n{_static('replay.css')}</style></head>",
         "<body>",
@@ -248,7 +254,8 @@ def write_html(
         '<button type="button" id="last" title="last (End)">&#9654;|</button></nav>',
         f'<p class="caption" id="caption">{escape(f"move 1: {move}" if move else _caption(first))}</p>',
         f'<p class="note" id="note"{"" if note else _HIDDEN}>{escape(note or "")}</p>',
-        '<div class="table">' + _svg_open(str(_WIDTH), str(_HEIGHT)),
+        # The table takes the rest of the window, whatever its size (replay.css), drawn from its top left.
+        '<div class="table">' + _svg_open(str(_WIDTH), str(_HEIGHT), ' preserveAspectRatio="xMinYMin meet"'),
         f"<title>crapette table: {escape(rules_name)} rules</title>",
         _felt(),
         _header_static(rules_name),
@@ -301,7 +308,7 @@ _HIDDEN = ' style="display: none"'
 
 
 def render_html(
-    states: Iterable[GameState],
+    states: Iterable[GameState | PublicView],
     moves: Iterable[Move] = (),
     *,
     notes: Iterable[str | None] | None = None,
@@ -316,14 +323,15 @@ def render_html(
     from elsewhere and is well-formed XML. For a long game, write the page
     to a file with :func:`write_html`, which does not hold it in memory.
 
-    :param states: the states to show, in order (e.g. ``record.states()``).
+    :param states: the states to show, in order (e.g. ``record.states()``),
+        or their public views.
     :param moves: empty, or the moves played between them: ``moves[i]`` leads
         from ``states[i]`` to ``states[i + 1]``, is drawn as an arrow on
         ``states[i]`` and named in its caption.
     :param notes: None, or one note per move (a short ``str``, or None).
     :param perspective: the player drawn at the bottom (0 or 1).
     :param title: the page's title.
-    :raises TypeError: if a state is not a GameState or a move not a Move.
+    :raises TypeError: if a state is not a GameState or PublicView, or a move not a Move.
     :raises ValueError: if there are no states, or ``moves`` is neither empty
         nor one shorter than ``states``.
 
@@ -338,6 +346,8 @@ def render_html(
     .. versionchanged:: 0.2.0
        One table drawn by a small script from one short entry per state, not
        one picture per state: a page is about a hundredth of the size. Added ``notes``.
+    .. versionchanged:: 0.3.0
+       The states may be public views.
     """
     text = io.StringIO()
     write_html(states, moves, text, notes=notes, perspective=perspective, title=title)

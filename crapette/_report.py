@@ -45,7 +45,9 @@ class GameResult:
     #: The bot that won, or None for a game without a winner.
     winner: int | None
     #: Why the game ended. A Crapette game stopped by the move cap ends with
-    #: ``EndReason.MOVE_LIMIT``. In another game: the string of its outcome's
+    #: ``EndReason.MOVE_LIMIT``; one that an ending of the rules' own ended, with
+    #: that ending's text (:attr:`Outcome.ending <crapette.Outcome.ending>`,
+    #: ``"no-progress:20"``). In another game: the string of its outcome's
     #: ``reason`` (``"over"`` if it has none), or ``"capped"``.
     reason: EndReason | str
     #: True if the game was stopped by the simulation's move cap (not by the rules).

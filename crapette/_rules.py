@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import difflib
 import enum
 import functools
 from typing import Any, ClassVar
 
 import attrs
 
-from ._errors import InvalidRulesError, ParseError, RulePartError, brief
+from ._errors import InvalidRulesError, ParseError, RulePartError, brief, repr_pretty
 from ._options import Choice, Count, Flag, Limit, Option, OptionalPart, Part, Parts, Subset, option
 from ._parts import (
     BUILT_IN_ENDINGS,
@@ -280,6 +281,8 @@ class RuleSet:
     def __repr__(self) -> str:
         return f"parse_rules({_to_text(self)!r})"
 
+    _repr_pretty_ = repr_pretty
+
 
 @functools.lru_cache(maxsize=1)
 def _options() -> tuple[Option, ...]:
@@ -364,6 +367,10 @@ def parse_rules(text: str) -> RuleSet:
     Traceback (most recent call last):
     ...
     crapette.ParseError: invalid rules 'classic(foundation_plays=sometimes)': option foundation_plays: foundation_plays must be one of optional, compulsory, got 'sometimes'
+    >>> parse_rules("classic(move_limt=3)")
+    Traceback (most recent call last):
+    ...
+    crapette.ParseError: invalid rules 'classic(move_limt=3)': option 1 names unknown option 'move_limt' (did you mean 'move_limit'?) (known: ...)
 
     :raises ParseError: if the text is malformed, too long (over
         ``MAX_RULES_LENGTH`` = 1024 characters) or names an unknown option or value.
@@ -399,8 +406,10 @@ def parse_rules(text: str) -> RuleSet:
             raise ParseError(f"{where}: option {number} ({brief(item, 40)}) is not <option>=<value>")
         opt = declared.get(key)
         if opt is None:
+            close = difflib.get_close_matches(key, list(declared), n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ParseError(
-                f"{where}: option {number} names unknown option {brief(key, 40)} (known: {', '.join(declared)})"
+                f"{where}: option {number} names unknown option {brief(key, 40)}{hint} (known: {', '.join(declared)})"
             )
         if key in changes:
             raise ParseError(f"{where}: option {key} given twice")

@@ -9,7 +9,7 @@ from typing import Any, Union, cast
 import attrs
 
 from ._cards import ALL_CARDS, Card, parse_card
-from ._errors import InvalidRulesError, InvalidStateError, ParseError, brief
+from ._errors import InvalidRulesError, InvalidStateError, ParseError, brief, repr_pretty
 from ._outcome import MAX_NUMBER, EndReason, Outcome, check_number
 from ._moves import Move
 from ._piles import ALL_PILES, F0, H0, NUM_PILES, R0, T0, W0, Pile, PileKind, parse_pile
@@ -59,7 +59,8 @@ def game_end(state: GameState) -> Outcome | None:
         j = i - first
         count = counters[j] if 0 <= j < len(counters) else 0
         if ending.ends(count, state):
-            return settle(rules, piles, ending.reason)
+            # An ending of the rules' own names itself in the outcome (Outcome.ending).
+            return settle(rules, piles, ending.reason, str(ending) if 0 <= j < len(rules.endings) else None)
     if state.move_count >= MAX_NUMBER:
         # The bound on the move count ends any game as a move limit would (docs/rules.rst).
         return settle(rules, piles, EndReason.MOVE_LIMIT)
@@ -86,20 +87,22 @@ def won(rules: RuleSet, piles: tuple[tuple[Card, ...], ...], player: int) -> Out
     return Outcome(player, EndReason.EMPTIED, scores)
 
 
-def settle(rules: RuleSet, piles: tuple[tuple[Card, ...], ...], reason: EndReason) -> Outcome:
-    """The outcome of a game that ended without a winner by emptying.
+def settle(
+    rules: RuleSet, piles: tuple[tuple[Card, ...], ...], reason: EndReason, ending: str | None = None
+) -> Outcome:
+    """The outcome of a game that ended without a winner by emptying (``ending``: see :attr:`Outcome.ending`).
 
     With scoring, the lower penalty wins the difference; without, it is a draw.
     """
     scoring = rules.scoring
     if scoring is None:
-        return Outcome(None, reason, None)
+        return Outcome(None, reason, None, ending)
     pen = [_points(rules, "penalty", scoring.penalty(**_left(piles, p))) for p in (0, 1)]
     if pen[0] == pen[1]:
-        return Outcome(None, reason, (0, 0))
+        return Outcome(None, reason, (0, 0), ending)
     winner = 0 if pen[0] < pen[1] else 1
     diff = abs(pen[0] - pen[1])
-    return Outcome(winner, reason, (diff, 0) if winner == 0 else (0, diff))
+    return Outcome(winner, reason, (diff, 0) if winner == 0 else (0, diff), ending)
 
 
 def _to_rules(value: object) -> RuleSet:
@@ -265,6 +268,8 @@ class GameState(_EngineSlot):
 
     def __repr__(self) -> str:
         return f"parse_position({str(self)!r})"
+
+    _repr_pretty_ = repr_pretty
 
     def __copy__(self) -> GameState:
         return self

@@ -12,7 +12,9 @@ from ._errors import brief
 from ._cards import Card, Colour, Rank
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._rules import RuleSet, TableauSources
-from ._state import ALL_PILES, GameState, Pile, PileKind
+from ._seen import Shown, Table, check_table
+from ._seen import shown as shown_piles
+from ._state import ALL_PILES, Pile, PileKind
 
 
 # Geometry (user units; ``size`` scales the whole picture).
@@ -259,20 +261,12 @@ class _Layout:
 
 
 # The public view of a pile: how many cards it holds, and the cards that lie face up.
-_Shown = tuple[int, tuple[Card, ...]]
+_Shown = Shown
 
 
-def _shown(state: GameState) -> list[_Shown]:
+def _shown(table: Table) -> list[_Shown]:
     """What a player sees of each pile, in :data:`ALL_PILES` order."""
-    shown: list[_Shown] = []
-    for pile, cards in zip(ALL_PILES, state.piles):
-        if pile.kind is PileKind.TABLEAU:
-            shown.append((len(cards), cards))
-        elif pile.kind is PileKind.HAND or not cards:
-            shown.append((len(cards), ()))
-        else:
-            shown.append((len(cards), cards[-1:]))
-    return shown
+    return shown_piles(table)
 
 
 def _pile_text(pile: Pile, shown: _Shown) -> str:
@@ -372,13 +366,13 @@ def _owned(rules: RuleSet) -> bool:
     return rules.tableau_sources is TableauSources.OWN or rules.own_tableau_build is not rules.opponent_tableau_build
 
 
-def _status(state: GameState) -> str:
+def _status(state: Table) -> str:
     if state.outcome is not None:
         return "game over"
     return f"player {state.current_player} to move"
 
 
-def _header(state: GameState) -> list[_Cmd]:
+def _header(state: Table) -> list[_Cmd]:
     if state.outcome is None:
         status = _STATUS_T(text=_status(state))
     else:
@@ -400,7 +394,7 @@ _PLAIN, _TO_MOVE, _WINNER = 0, 1, 2
 _EXHAUSTED, _DRAWN = 1, 2  # flags
 
 
-def _plate_key(state: GameState, player: int) -> int:
+def _plate_key(state: Table, player: int) -> int:
     if state.outcome is None:
         mode = _TO_MOVE if state.current_player == player else _PLAIN
     else:
@@ -495,7 +489,7 @@ class _Route(NamedTuple):
     box: Box  # the room of the target pile, where the arrow stops
 
 
-def _routes(layout: _Layout, state: GameState, shown: Sequence[_Shown], moves: Sequence[Move]) -> list[_Route]:
+def _routes(layout: _Layout, state: Table, shown: Sequence[_Shown], moves: Sequence[Move]) -> list[_Route]:
     routes = []
     for move in moves:
         if isinstance(move, (Play, MoveStack)):
@@ -516,7 +510,7 @@ def _routes(layout: _Layout, state: GameState, shown: Sequence[_Shown], moves: S
 
 
 def _arrows(
-    layout: _Layout, state: GameState, shown: Sequence[_Shown], moves: Sequence[Move], corners: Sequence[_Corner]
+    layout: _Layout, state: Table, shown: Sequence[_Shown], moves: Sequence[Move], corners: Sequence[_Corner]
 ) -> list[_Arrow]:
     """Curved arrows, each distinct from the others: see docs/pictures.rst, "Arrows"."""
     routes = _routes(layout, state, shown, moves)
@@ -741,7 +735,7 @@ def _indexes(corners: Sequence[_Corner], arrows: Sequence[_Arrow]) -> list[_Cmd]
     return cmds
 
 
-def _marks(layout: _Layout, state: GameState, shown: Sequence[_Shown], moves: Sequence[Move]) -> list[_Cmd]:
+def _marks(layout: _Layout, state: Table, shown: Sequence[_Shown], moves: Sequence[Move]) -> list[_Cmd]:
     """The highlights of ``moves``: outlines, arrows, the corners they cross, and End turn or Pass."""
     if not moves:
         return []
@@ -789,10 +783,8 @@ def _card_box(layout: _Layout, shown: Sequence[_Shown], pile: Pile, count: int) 
 # The picture ---------------------------------------------------------------------
 
 
-def _check_state(state: object) -> GameState:
-    if not isinstance(state, GameState):
-        raise TypeError(f"expected a GameState, got {type(state).__name__}")
-    return state
+def _check_state(state: object) -> Table:
+    return check_table(state, "render()")
 
 
 def _check_perspective(perspective: object) -> int:

@@ -46,10 +46,10 @@ def reveals(state: GameState, move: Move) -> bool:
     >>> reveals(state, parse_move("draw")), reveals(state, parse_move("T0-T1"))
     (True, False)
 
-    The move need not be legal: only what it would turn over is looked at.
+    The move need not be legal: only what it would turn over is looked at;
+    what the game's history made known is not revealed again.
 
-    .. versionchanged:: 0.3.0
-       What the game's history made known is not revealed again.
+    .. versionadded:: 0.3.0
     """
     cls = type(move)
     if cls is Draw:

@@ -17,7 +17,7 @@ from ._state import H0, R0, W0, GameState, Outcome, get_fields, raw_state
 __all__ = ["Dealer", "PublicView", "VIEW_FORMAT_VERSION", "dealer", "determinize", "rules_to_dict", "view"]
 
 #: The version of the layout :meth:`PublicView.to_dict` writes (its ``"version"`` key).
-VIEW_FORMAT_VERSION = 4
+VIEW_FORMAT_VERSION = 3
 
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
@@ -144,12 +144,12 @@ class PublicView:
     def to_dict(self) -> dict[str, Any]:
         """The view as a JSON-ready dict (only str, int, bool, None, list and dict).
 
-        The layout (version 4; version 3 had no ``turn_moves``, version 2 no
-        ``known_hands``, ``known_reserve_cards`` and ``from_deal``)::
+        The layout (version 3, since 0.3.0; version 2 had no ``known_hands``,
+        ``known_reserve_cards``, ``from_deal``, ``turn_moves`` nor the outcome's ``ending``)::
 
             {
               "format": "crapette-view",
-              "version": 4,
+              "version": 3,
               "rules": "classic",              # str(rules), a rules text
               "options": {...},                # every RuleSet option, see rules_to_dict
               "current_player": 0,
@@ -167,7 +167,8 @@ class PublicView:
               "wastes": [["4D0"], []],                     # per player, bottom to top
               "outcome": null,    # or {"winner": 0 or null, "reason": "emptied" |
                                   #     "stalemate" | "blocked" | "move-limit",
-                                  #     "scores": [int, int] or null}
+                                  #     "scores": [int, int] or null,
+                                  #     "ending": "no-progress:20" or null}
               "is_over": false,
               "legal_moves": ["R0-F3", "draw"],           # move notation, legal order
               "known_hands": [null, ["9S0", "3H0"]],      # per player, bottom to top, null if unknown
@@ -212,6 +213,7 @@ class PublicView:
                 "winner": outcome.winner,
                 "reason": outcome.reason.value,
                 "scores": None if outcome.scores is None else list(outcome.scores),
+                "ending": outcome.ending,
             },
             "is_over": outcome is not None,
             "legal_moves": [str(m) for m in self.legal_moves],
@@ -426,7 +428,7 @@ def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     >>> world.hands[0] == state.hands[0]
     False
 
-    .. versionchanged:: 0.2.0
+    .. versionchanged:: 0.3.0
        Defined here, beside the view; :func:`crapette.bots.determinize` is the same function.
 
     :raises TypeError: if ``v`` is not a :class:`~crapette.PublicView`.

@@ -7,7 +7,7 @@ against the library's bots, ``simulate`` (random against search through
 own :class:`Command` s, and ``help``. The example games of
 ``examples/games/`` use it.
 
-.. versionadded:: 0.2.0
+.. versionadded:: 0.3.0
 """
 
 from __future__ import annotations
@@ -103,6 +103,29 @@ def _say(out: IO[str], text: str = "") -> None:
     print(text, file=out, flush=True)
 
 
+#: The longest line read from piped input at the prompt (the rest of a longer one is read as more lines).
+_MAX_LINE = 4096
+
+
+def _reader(ask: Callable[[str], str], out: IO[str]) -> Callable[[str], str]:
+    """``ask``; but :func:`input` on piped input reads the line and echoes it, so a transcript reads like a session."""
+    stdin = sys.stdin
+    if ask is not input or stdin is None or stdin.isatty():
+        return ask
+
+    def read(prompt: str) -> str:
+        out.write(prompt)
+        out.flush()
+        line = stdin.readline(_MAX_LINE)
+        if not line:
+            raise EOFError
+        line = line.rstrip("\r\n")
+        _say(out, line)
+        return line
+
+    return read
+
+
 def play(
     frontend: Frontend,
     *,
@@ -114,7 +137,12 @@ def play(
     ask: Callable[[str], str] = input,
     out: IO[str] = sys.stdout,
 ) -> int:
-    """Play one game in the terminal: the human at ``seat``, bots of kind ``bot`` elsewhere."""
+    """Play one game in the terminal: the human at ``seat``, bots of kind ``bot`` elsewhere.
+
+    ``ask(prompt)`` reads the human's lines; with ``input()`` (the default)
+    on piped input, each line read is echoed after the prompt.
+    """
+    ask = _reader(ask, out)
     game = frontend.game_for(players)
     state = game.new_game(seed)
     bots = {p: frontend.make_bot(game, bot, seed + p + 1, budget) for p in range(game.num_players) if p != seat}

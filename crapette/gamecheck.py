@@ -5,7 +5,8 @@ every move; :class:`~crapette.testing.InvariantViolation` names the broken
 promise and :class:`~crapette.testing.CheckSummary` says what was checked
 (both live here and are public in :mod:`crapette.testing`).
 
-.. versionadded:: 0.2.0
+.. versionadded:: 0.3.0
+   The module; :func:`check_game` came in 0.2.0, in :mod:`crapette.testing`.
 """
 
 from __future__ import annotations

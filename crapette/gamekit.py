@@ -50,7 +50,7 @@ Traceback (most recent call last):
 ...
 crapette...IllegalMoveError: illegal move 2: it is not one of the legal moves (1)
 
-.. versionadded:: 0.2.0
+.. versionadded:: 0.3.0
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def checked_apply(
             ok = False
         if not ok:
             why = why_illegal(state, move) if why_illegal is not None else _why_not_legal(state, legal)
-            raise IllegalMoveError(f"illegal move {str(move)[:40]}: {why}")
+            raise IllegalMoveError(f"illegal move {str(move)[:40]}: {why}", move=move, reason=why)
         return play(state, move)
 
     apply_move.__doc__ = play.__doc__ or "The state after ``move``; ``state`` itself never changes."

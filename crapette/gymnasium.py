@@ -1,6 +1,7 @@
 """Crapette as a Gymnasium environment: the agent plays one seat against a bot.
 
-This module needs Gymnasium: ``pip install "crapette[gymnasium]"``. Importing
+This module needs Gymnasium: ``pip install "gymnasium>=1.0,<2" numpy`` (what the
+``gymnasium`` extra installs). Importing
 it registers two environment ids, ``crapette/Classic-v0`` and
 ``crapette/Casual-v0`` (the two presets; any other rules are a keyword
 argument away):
@@ -66,7 +67,9 @@ try:
     import gymnasium
     import numpy as np
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError('crapette.gymnasium needs Gymnasium: pip install "crapette[gymnasium]"') from error
+    raise ImportError(
+        'crapette.gymnasium needs Gymnasium: pip install "gymnasium>=1.0,<2" numpy (the gymnasium extra of crapette)'
+    ) from error
 
 from crapette.observation import (
     DEFAULT_TURN_MOVES,
@@ -353,7 +356,7 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
             state = apply_move(before, move)
         except IllegalMoveError as error:
             if self.illegal_reward is None:
-                raise IllegalMoveError(f"action {operator.index(action)}: {error}") from None
+                raise IllegalMoveError(f"action {operator.index(action)}: {error}", move=error.move, reason=error.reason) from None
             self._done = True
             info = {"deal": self.deal, "seat": self.seat, "illegal_action": True, "forfeit": None}
             return self._observation(), self.illegal_reward, True, False, info
@@ -390,7 +393,9 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
             try:
                 after = apply_move(state, move)
             except IllegalMoveError as error:
-                raise IllegalMoveError(f"the opponent {opponent!r} chose an illegal move: {error}") from None
+                raise IllegalMoveError(
+                    f"the opponent {opponent!r} chose an illegal move: {error}", move=error.move, reason=error.reason
+                ) from None
             self._count(state, after)
             state = after
             if self._forfeit is not None:

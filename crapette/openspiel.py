@@ -1,6 +1,7 @@
 """Crapette as an OpenSpiel game: ``pyspiel.load_game("crapette")``.
 
-This module needs OpenSpiel: ``pip install "crapette[openspiel]"``. Importing
+This module needs OpenSpiel: ``pip install "open_spiel>=1.6,<3" numpy`` (what the
+``openspiel`` extra installs). Importing
 it registers the game with ``pyspiel`` under the name ``crapette``; OpenSpiel's
 algorithms and tools then take it like any of their own games:
 
@@ -117,7 +118,9 @@ try:
     import numpy as np
     import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError('crapette.openspiel needs OpenSpiel: pip install "crapette[openspiel]"') from error
+    raise ImportError(
+        'crapette.openspiel needs OpenSpiel: pip install "open_spiel>=1.6,<3" numpy (the openspiel extra of crapette)'
+    ) from error
 
 from crapette.observation import (
     DEFAULT_TURN_MOVES,

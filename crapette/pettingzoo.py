@@ -1,6 +1,7 @@
 """Crapette as a PettingZoo AEC environment: two agents, ``player_0`` and ``player_1``.
 
-This module needs PettingZoo: ``pip install "crapette[pettingzoo]"``.
+This module needs PettingZoo: ``pip install "pettingzoo>=1.24.3,<2" "gymnasium>=1.0,<2" numpy``
+(what the ``pettingzoo`` extra installs).
 :func:`env` makes the environment with PettingZoo's usual order-enforcing
 wrapper, :class:`raw_env` without it. Each agent observes a dict: the
 ``"observation"`` is :func:`crapette.observation.encode` of the public view
@@ -65,7 +66,10 @@ try:
     from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]
     from pettingzoo.utils import wrappers  # type: ignore[import-untyped, import-not-found, unused-ignore]
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError('crapette.pettingzoo needs PettingZoo: pip install "crapette[pettingzoo]"') from error
+    raise ImportError(
+        'crapette.pettingzoo needs PettingZoo: pip install "pettingzoo>=1.24.3,<2" "gymnasium>=1.0,<2" numpy '
+        "(the pettingzoo extra of crapette)"
+    ) from error
 
 from crapette.gymnasium import observation_space
 from crapette.observation import (
@@ -245,7 +249,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             state = apply_move(before, action_to_move(action))
         except IllegalMoveError as error:
             if self.illegal_reward is None:
-                raise IllegalMoveError(f"action {int(action)} of {agent}: {error}") from None
+                raise IllegalMoveError(f"action {int(action)} of {agent}: {error}", move=error.move, reason=error.reason) from None
             self._cumulative_rewards[agent] = 0.0
             self.rewards = {name: self.illegal_reward if name == agent else 0.0 for name in AGENTS}
             self.terminations = {name: True for name in AGENTS}

@@ -187,7 +187,7 @@ class GameType:
 
     :raises ValueError: if ``num_players`` is not an int from 1 up.
 
-    .. versionadded:: 0.2.0
+    .. versionadded:: 0.3.0
     """
 
     #: The game's name, for reports and messages (``"durak"``).
@@ -576,7 +576,7 @@ class Crapette:
 
         :raises ValueError: if the game is not over.
 
-        .. versionchanged:: 0.2.0
+        .. versionchanged:: 0.3.0
            The points' difference under rules that score (it was 1 or -1).
         """
         return self.game_type.returns(state)

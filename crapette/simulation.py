@@ -144,7 +144,8 @@ def _play(
         if outcome is None:
             return GameResult(index, deal, seats, first, None, "capped", True, moves, None)
     winner = None if outcome.winner is None else seats[outcome.winner]
-    reason = getattr(outcome, "reason", None)
+    # An ending of the rules' own names itself (Outcome.ending); else the reason says why.
+    reason = getattr(outcome, "ending", None) or getattr(outcome, "reason", None)
     return GameResult(
         index=index,
         deal=deal,
@@ -542,7 +543,7 @@ def simulate(
 
     ``progress`` shows how far the games have got. ``False`` (the default)
     prints nothing. ``True`` writes to stderr: on a terminal, tqdm's bar
-    (``pip install crapette[cli]``) or else a line redrawn in place, both
+    (``pip install tqdm``, or the ``cli`` extra) or else a line redrawn in place, both
     cleared at the end; elsewhere (a log, a pipe) a line each time another
     tenth of the games is done, and at least every 10 seconds. A function
     is called as ``progress(done, total)`` in this process: with 0 first,

@@ -1,15 +1,18 @@
 """Hypothesis strategies for cards, rule sets, games and moves.
 
 This module needs `Hypothesis <https://hypothesis.readthedocs.io>`_, which is
-not a dependency of crapette itself: install it with
-``pip install crapette[test]`` or ``pip install hypothesis``.
+not a dependency of crapette itself: install it with ``pip install hypothesis``
+(the ``test`` extra installs it too).
 
 The strategies follow Hypothesis' own style: plural names, keyword-only
 arguments, and strategies (not plain values) as arguments, so
 ``new_games(rules=st.just(my_rules))`` tests one variant and
 ``new_games(rules=rulesets())`` tests them all. Every strategy shrinks towards
 simple examples: the casual preset, small option values, seed 0, short games,
-and the first legal move.
+and the first legal move. A failing example prints each state, rule set, card,
+pile and move in the one line that rebuilds it (``parse_position('...')``,
+``parse_rules('...')``, ``parse_card('9H0')``, ``parse_move('T1-T4')``), ready
+to paste into a test.
 
 Importing this module also registers the strategies for their types, so that
 ``st.from_type(Card)``, ``st.from_type(RuleSet)`` and ``st.from_type(GameState)``
@@ -35,7 +38,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised by a test that hides hypothesis
     raise ImportError(
         "crapette.strategies needs Hypothesis, which is not installed: "
-        "install it with `pip install crapette[test]` or `pip install hypothesis`"
+        "install it with `pip install hypothesis` (the test extra of crapette installs it too)"
     ) from exc
 
 from ._cards import ALL_CARDS, Card

@@ -5,7 +5,9 @@ page that steps through a game, however long, as it reads it, and
 :func:`render_html` returns that page as text. All three need only the
 standard library, and all three draw only what a player may see
 (:ref:`section 12 of the rules <rules-12>`): the face-down cards of the
-reserves and hands appear as card backs and counts, never by name.
+reserves and hands appear as card backs and counts, never by name. So each
+takes a :class:`~crapette.PublicView` as readily as a state, and draws the same
+picture from either.
 
 >>> from crapette import new_game, legal_moves
 >>> from crapette.svg import render
@@ -32,6 +34,7 @@ from xml.sax.saxutils import escape
 from ._moves import Move
 from ._replay_page import render_html, write_html
 from ._state import ALL_PILES, GameState
+from ._view import PublicView
 from ._svg_draw import (
     _ascii,
     _check_moves,
@@ -62,7 +65,7 @@ __all__ = ["render", "render_html", "write_html"]
 
 
 def render(
-    state: GameState,
+    state: GameState | PublicView,
     *,
     perspective: int = 0,
     highlight: Move | Iterable[Move] = (),
@@ -90,7 +93,9 @@ def render(
     data-pile="T3">``, and each arrow a group ``<g class="arrow"
     data-move="T3-T0">``, so a page's script or a test can find them.
 
-    :param state: the position to draw.
+    :param state: the position to draw: a state, or its public view
+        (:func:`~crapette.view`), which gives the same picture, so a client
+        that is sent only views draws the table as the server would.
     :param perspective: the player (0 or 1) drawn at the bottom of the table.
     :param highlight: moves to show (a move or an iterable of moves, e.g. the
         result of :func:`~crapette.legal_moves`): an arrow from the source
@@ -101,7 +106,7 @@ def render(
         None for the natural size.
     :returns: the SVG document as text. The same arguments always give the
         same text, and the text is plain ASCII (symbols are character references).
-    :raises TypeError: if ``state`` is not a GameState, a highlighted item is
+    :raises TypeError: if ``state`` is not a GameState or PublicView, a highlighted item is
         not a :class:`~crapette.Move`, or ``size`` is not a number.
     :raises ValueError: if ``perspective`` is not 0 or 1 or ``size`` is not positive.
 
@@ -119,10 +124,16 @@ def render(
     ...
     ValueError: perspective must be 0 or 1 (the player drawn at the bottom), got 2
 
+    >>> from crapette import view
+    >>> render(view(state), perspective=1) == render(state, perspective=1)
+    True
+
     .. versionadded:: 0.1.0
     .. versionchanged:: 0.2.0
        Arrows are curved and kept apart, stop at the edge of the target pile,
        and pass under labels, counts and card corners.
+    .. versionchanged:: 0.3.0
+       ``state`` may be a :class:`~crapette.PublicView`.
     """
     state = _check_state(state)
     perspective = _check_perspective(perspective)

@@ -4,7 +4,8 @@
 optionally with ANSI colours; the RL adapters (:mod:`crapette.gymnasium`,
 :mod:`crapette.pettingzoo`) render their ``"ansi"`` mode with it. It needs
 only the standard library, and it names no face-down card: the hands show as
-counts.
+counts. It takes a :class:`~crapette.PublicView` as readily as a state, and
+draws the same text from either.
 
 >>> from crapette import new_game
 >>> from crapette.text import render_text
@@ -22,7 +23,9 @@ from ._cards import Card, Colour
 from ._errors import brief
 from ._outcome import Outcome
 from ._rules import TableauSources
-from ._state import GameState
+from ._seen import check_table, shown
+from ._state import GameState, Pile
+from ._view import PublicView
 
 __all__ = ["render_text"]
 
@@ -48,10 +51,6 @@ class _Paint:
 
 # A player named "you" is spoken to in the second person.
 
-def _possessive(name: str) -> str:
-    return "your" if name == "you" else f"{name}'s"
-
-
 def _verb(name: str, verb: str) -> str:
     return f"{name} {verb}" if name == "you" else f"{name} {verb}s"
 
@@ -59,11 +58,11 @@ def _verb(name: str, verb: str) -> str:
 def _result_text(outcome: Outcome, names: tuple[str, str]) -> str:
     head = "draw" if outcome.winner is None else _verb(names[outcome.winner], "win")
     tail = "" if outcome.scores is None else f", {outcome.scores[0]}-{outcome.scores[1]}"
-    return f"{head} ({outcome.reason.value}){tail}"
+    return f"{head} ({outcome.ending or outcome.reason.value}){tail}"
 
 
 def render_text(
-    state: GameState,
+    state: GameState | PublicView,
     *,
     colour: bool = False,
     names: tuple[str, str] = ("player 0", "player 1"),
@@ -78,6 +77,8 @@ def render_text(
     their cards from bottom to top. ``▶`` marks the player to move. With
     ``colour``, red suits are red and the player to move is bold (ANSI codes).
     A player named ``"you"`` is spoken to in the second person ("you win").
+    ``state`` may be the state's public view (:func:`~crapette.view`): the text
+    is the same, so a client that is sent only views draws the table too.
 
     >>> from crapette import new_game
     >>> print(render_text(new_game("classic", seed=1)))
@@ -93,9 +94,17 @@ def render_text(
       T6 7♦
       T7 T♣
     ▶ player 0  R0 3♣ [13]   H0 [35]   W0 - [0]
+    >>> from crapette import view
+    >>> render_text(view(new_game("classic", seed=1))) == render_text(new_game("classic", seed=1))
+    True
+
+    :raises TypeError: if ``state`` is neither a GameState nor a PublicView.
+    :raises ValueError: if ``perspective`` is not 0 or 1.
+
+    .. versionchanged:: 0.3.0
+       ``state`` may be a :class:`~crapette.PublicView`.
     """
-    if not isinstance(state, GameState):
-        raise TypeError(f"render_text() expects a GameState, got {type(state).__name__}")
+    check_table(state, "render_text()")
     if perspective not in (0, 1) or isinstance(perspective, bool):
         raise ValueError(f"perspective must be 0 or 1 (the player at the bottom), got {brief(perspective)}")
     width = max(len(names[0]), len(names[1]))
@@ -109,31 +118,29 @@ def render_text(
     else:
         status = f"game over: {_result_text(outcome, names)}"
     lines = [f"{str(rules)} · move {state.move_count} · {status}"]
+    seen = shown(state)
+
+    def pile(pile: Pile) -> tuple[int, str]:
+        count, cards = seen[pile.id]
+        return count, paint.card(cards[-1]) if cards else "-"
 
     def player_line(player: int) -> str:
-        reserve = state.reserves[player]
-        waste = state.wastes[player]
-        top = paint.card(reserve[-1]) if reserve else "-"
-        wtop = paint.card(waste[-1]) if waste else "-"
+        reserve, top = pile(Pile.reserve(player))
+        waste, wtop = pile(Pile.waste(player))
+        hand, _ = pile(Pile.hand(player))
         mark = "▶ " if outcome is None and state.current_player == player else "  "
         name = names[player]
-        text = (
-            f"{name:<{width}}  R{player} {top} [{len(reserve)}]   H{player} [{len(state.hands[player])}]   "
-            f"W{player} {wtop} [{len(waste)}]"
-        )
+        text = f"{name:<{width}}  R{player} {top} [{reserve}]   H{player} [{hand}]   W{player} {wtop} [{waste}]"
         if mark.strip():
             text = paint(_BOLD, text)
         return mark + text
 
     lines.append(player_line(1 - perspective))
-    foundations = [
-        f"F{i} {paint.card(pile[-1]) if pile else '-'}" for i, pile in enumerate(state.foundations)
-    ]
+    foundations = [f"F{i} {pile(Pile.foundation(i))[1]}" for i in range(8)]
     lines.append("  " + "   ".join(foundations))
     if rules.tableau_sources is TableauSources.OWN:
         lines.append(paint(_DIM, f"  own tableau piles: T0-T3 {names[0]}, T4-T7 {names[1]}"))
-    for i, pile in enumerate(state.tableau):
-        cards = " ".join(paint.card(c) for c in pile) if pile else "-"
-        lines.append(f"  T{i} {cards}")
+    for i, cards in enumerate(state.tableau):
+        lines.append(f"  T{i} {' '.join(paint.card(c) for c in cards) if cards else '-'}")
     lines.append(player_line(perspective))
     return "\n".join(lines)

@@ -133,6 +133,11 @@ class NoProgress(Ending):
     name = "no-progress"
     turns: int = attrs.field(default=20, validator=_positive)
 
+    @property
+    def described(self) -> str:
+        """Why the game ended, in words, naming the number of turns."""
+        return f"no reserve or hand card was played for {self.turns} turns in a row"
+
     def update(self, count: int, before: GameState, move: Move, after: GameState) -> int:
         if type(move) is Play:
             player = before.current_player

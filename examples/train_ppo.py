@@ -1,10 +1,11 @@
 # requires: sb3_contrib, torch
 """Train a MaskablePPO agent (sb3-contrib) to play Crapette on the CPU, save it, and play it as a crapette bot.
 
-Install a CPU build of PyTorch first, then the ``train`` extra (sb3-contrib)::
+Install a CPU build of PyTorch first, then sb3-contrib (what the ``train`` extra
+installs)::
 
     pip install torch --index-url https://download.pytorch.org/whl/cpu
-    pip install "crapette[train]"
+    pip install "sb3-contrib>=2.3" "gymnasium>=1.0,<2" numpy
 
 Then::
 
@@ -12,8 +13,11 @@ Then::
 
 trains against the random bot in the Gymnasium environment (the agent's seat
 alternating from game to game, PyTorch on one thread, a potential-based
-shaping reward of weight ``--shaping``, 1 by default), saves the policy to
-``crapette_ppo.zip``, and plays 20 games of it against the random bot. Without
+shaping reward of weight ``--shaping``, 1 by default), printing a line every
+``--every`` agent steps (10,000 by default: the steps, the time, the games
+finished since the line before and how they went), saves the policy to
+``crapette_ppo.zip`` in the current directory (``--save`` for another file),
+says where, and plays 20 games of it against the random bot. Without
 ``--minutes`` or ``--steps`` it trains 1,024 steps into a temporary file and
 plays 2 games: a check that the recipe runs, not a player. The saved policy is a crapette bot: :class:`PPOBot`
 loads it (from ``$CRAPETTE_PPO_MODEL``, else ``crapette_ppo.zip``) and plays
@@ -57,7 +61,7 @@ try:
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise SystemExit(
         "this example needs sb3-contrib and PyTorch: pip install torch --index-url "
-        'https://download.pytorch.org/whl/cpu, then pip install "crapette[train]"'
+        'https://download.pytorch.org/whl/cpu, then pip install "sb3-contrib>=2.3" (the train extra of crapette)'
     ) from error
 
 DEFAULT_PATH = "crapette_ppo.zip"
@@ -115,6 +119,7 @@ class Shaped(gymnasium.Wrapper):  # type: ignore[type-arg]
 
     def step(self, action: Any) -> Any:
         observation, reward, terminated, truncated, info = self.env.step(action)
+        info = {**info, "unshaped_reward": reward}  # how the game went, for the progress lines
         after = 0.0 if terminated or truncated else self._phi()
         reward += self.gamma * after - self.phi
         self.phi = after
@@ -153,13 +158,22 @@ def new_model(env: Any, seed: int = 0) -> MaskablePPO:
 
 
 class _Deadline(BaseCallback):  # type: ignore[misc]
-    """Stops training at a wall-clock deadline; every ``self_play`` steps, freezes the policy as half the opponents."""
+    """Stops training at a wall-clock deadline; every ``self_play`` steps, freezes the policy as half the opponents.
 
-    def __init__(self, deadline: float, self_play: int | None) -> None:
+    Every ``every`` steps (0: never) it prints a line: the steps so far, the
+    minutes, and the games finished since the line before, won, lost and drawn.
+    """
+
+    def __init__(self, deadline: float, self_play: int | None, every: int = 0, total: int | None = None) -> None:
         super().__init__()
         self.deadline = deadline
         self.self_play = self_play
         self.last_freeze = 0
+        self.every = every
+        self.total = total
+        self.started = time.monotonic()
+        self.last_line = 0
+        self.games = [0, 0, 0]  # won, lost, drawn since the last line
 
     def _on_step(self) -> bool:
         if self.self_play and self.num_timesteps - self.last_freeze >= self.self_play:
@@ -168,7 +182,27 @@ class _Deadline(BaseCallback):  # type: ignore[misc]
             envs = self.training_env
             for i in range(0, envs.num_envs, 2):
                 envs.env_method("set_wrapper_attr", "opponent", frozen, indices=[i])
+        if self.every:
+            self._count(self.locals.get("dones", ()), self.locals.get("infos", ()), self.locals.get("rewards", ()))
+            if self.num_timesteps - self.last_line >= self.every:
+                self.last_line = self.num_timesteps
+                print(self.line(), flush=True)
         return time.monotonic() < self.deadline
+
+    def _count(self, dones: Any, infos: Any, rewards: Any) -> None:
+        for done, info, reward in zip(dones, infos, rewards):
+            if done:
+                result = info.get("unshaped_reward", reward)
+                self.games[0 if result > 0 else 1 if result < 0 else 2] += 1
+
+    def line(self) -> str:
+        """How far training has come: steps, minutes, and the games since the line before."""
+        steps = f"{self.num_timesteps:,}" + (f" of {self.total:,}" if self.total else "")
+        won, lost, drawn = self.games
+        self.games = [0, 0, 0]
+        played = won + lost + drawn
+        record = f"{played} game{'s' if played != 1 else ''} ({won} won, {lost} lost, {drawn} drawn)" if played else "no game finished"
+        return f"{steps} steps, {(time.monotonic() - self.started) / 60:.1f} min: {record}"
 
 
 class _Policy:
@@ -197,13 +231,18 @@ def train(
     self_play: int | None = None,
     shaping: float = 1.0,
     save: str | Path | None = DEFAULT_PATH,
+    every: int = 0,
 ) -> MaskablePPO:
-    """Train for ``minutes`` of wall-clock time or ``steps`` agent moves (whichever comes first), save, return the model."""
+    """Train for ``minutes`` of wall-clock time or ``steps`` agent moves (whichever comes first), save, return the model.
+
+    ``every`` > 0 prints a line of progress every so many steps.
+    """
     torch.set_num_threads(1)
     vec = DummyVecEnv([lambda i=i: make_env(opponent, seed=seed * 1000 + i, shaping=shaping) for i in range(envs)])
     model = new_model(vec, seed=seed)
     deadline = time.monotonic() + (minutes * 60 if minutes is not None else 1e12)
-    model.learn(total_timesteps=steps if steps is not None else 10**12, callback=_Deadline(deadline, self_play))
+    callback = _Deadline(deadline, self_play, every, steps)
+    model.learn(total_timesteps=steps if steps is not None else 10**12, callback=callback)
     if save is not None:
         model.save(str(save))
     return model
@@ -220,6 +259,12 @@ class PPOBot:
     def __init__(self, path: str | Path | None = None, *, deterministic: bool = True, seed: int = 0,
                  model: MaskablePPO | None = None) -> None:
         self.path = str(path or os.environ.get("CRAPETTE_PPO_MODEL", DEFAULT_PATH))
+        if model is None and not os.path.isfile(self.path):
+            # Said now, not at the first move (where the loader would look for PATH.zip.zip).
+            raise FileNotFoundError(
+                f"no trained policy at {self.path}: train one with python examples/train_ppo.py --minutes 20 "
+                f"(it saves {DEFAULT_PATH} in the current directory), or point $CRAPETTE_PPO_MODEL at a saved policy"
+            )
         self.deterministic = deterministic
         self.seed = seed
         self._model = model
@@ -264,6 +309,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="weight of the shaping reward (the change in the penalties' difference; default 1, 0 for none)")
     parser.add_argument("--save", default=None, help=f"where to save the policy (default {DEFAULT_PATH})")
     parser.add_argument("--games", type=int, default=None, help="games against the random bot afterwards (20)")
+    parser.add_argument("--every", type=int, default=None, metavar="N",
+                        help="a line of progress every N agent steps (default 10000; 0 for none)")
     args = parser.parse_args(argv)
     check = args.minutes is None and args.steps is None
     with tempfile.TemporaryDirectory() as scratch:
@@ -271,10 +318,20 @@ def main(argv: list[str] | None = None) -> None:
             args.steps, args.envs = 1024, 1
             args.save = args.save or os.path.join(scratch, DEFAULT_PATH)
             args.games = args.games or 2
-        save = args.save or DEFAULT_PATH
+            args.every = 256 if args.every is None else args.every
+        save = os.path.abspath(args.save or DEFAULT_PATH)
+        length = f"{args.minutes} minutes" if args.minutes is not None else f"{args.steps:,} steps"
+        print(f"training against the random bot for {length}, {args.envs} environment(s)", flush=True)
         model = train(minutes=args.minutes, steps=args.steps, envs=args.envs, seed=args.seed,
-                      self_play=args.self_play, shaping=args.shaping, save=save)
-        print(f"trained {model.num_timesteps} steps; saved {save}")
+                      self_play=args.self_play, shaping=args.shaping, save=save,
+                      every=10_000 if args.every is None else args.every)
+        if check:
+            print(f"trained {model.num_timesteps:,} steps, a check that the recipe runs: the policy went to a "
+                  "temporary file, removed at the end; give --minutes or --steps to keep one")
+        else:
+            print(f"trained {model.num_timesteps:,} steps; the policy is saved in {save}")
+            where = "" if os.path.abspath(DEFAULT_PATH) == save else f"CRAPETTE_PPO_MODEL={save} "
+            print(f'play it: {where}PYTHONPATH=examples crapette play --rules "{PLAY_RULES}" --bot train_ppo:PPOBot')
         from crapette.bots import RandomBot
         from crapette.simulation import simulate
 

@@ -3,7 +3,7 @@
 The variant here is the classic game with optional foundation plays and no
 stack moves. Run the checks as a script (``python examples/variant_test.py``)
 or with pytest (``pytest examples/variant_test.py``); they take a few seconds.
-The toolkit needs Hypothesis: ``pip install crapette[test]``.
+The toolkit needs Hypothesis: ``pip install hypothesis`` (the ``test`` extra installs it too).
 """
 
 from __future__ import annotations

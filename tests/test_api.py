@@ -87,3 +87,21 @@ def test_the_old_text_spellings_still_work_and_say_they_are_deprecated() -> None
         assert record.to_text() == str(record)
     with pytest.deprecated_call():
         assert crapette.GameRecord.from_text(str(record)) == record
+
+
+def test_the_version_the_changelog_and_the_docs_notes_agree() -> None:
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    declared = re.search(r'^version = "([^"]+)"', (root / "pyproject.toml").read_text("utf-8"), re.MULTILINE)
+    assert declared is not None and declared.group(1) == crapette.__version__
+    headings = re.findall(r"^## \[([^\]]+)\]", (root / "CHANGELOG.md").read_text("utf-8"), re.MULTILINE)
+    assert headings[0] == "Unreleased" and headings[1] == crapette.__version__
+    released = set(headings[1:])
+    notes = [
+        (path.name, version)
+        for path in [*(root / "crapette").rglob("*.py"), *(root / "docs").glob("*.rst")]
+        for version in re.findall(r"\.\. (?:versionadded|versionchanged|deprecated):: (\S+)", path.read_text("utf-8"))
+    ]
+    assert notes and [(name, v) for name, v in notes if v not in released] == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import io
 import os
 from pathlib import Path
@@ -131,6 +132,27 @@ def test_the_end_of_the_input_saves_unsaved_moves_and_says_where(
     assert f"The input ended: the game is saved in {saved} (crapette play --load {saved} goes on with it)." in out
     record = GameRecord.from_json(saved.read_text(encoding="utf-8"))
     assert record.seed == 5 and [str(m) for m in record.moves] == ["T3-F0"]
+
+
+def test_loading_a_file_that_is_not_there_asks_nothing_and_keeps_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out = play(["1", "load nothere.json", "moves", "quit", "y"], capsys, monkeypatch)
+    assert "Load anyway?" not in out and "nothere.json" in out and "Leave anyway?" in out
+    assert "Your legal moves" in out  # the game went on after the refusal
+    good = tmp_path / "good.json"
+    play(["1", "save good.json", "quit"], capsys, monkeypatch)
+    _, out = play(["1", "load good.json", "y"], capsys, monkeypatch)
+    assert out.count("Load anyway?") == 1 and "Loaded good.json: move 1." in out and good.exists()
+
+
+def test_the_saves_of_unsaved_moves_are_ignored_by_git(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play(["1"], capsys, monkeypatch)
+    (saved,) = tmp_path.glob("crapette-*.json")
+    ignored = (Path(__file__).resolve().parent.parent / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert any(fnmatch.fnmatch(saved.name, line.strip()) for line in ignored if line and not line.startswith("#"))
 
 
 def test_the_game_saves_in_the_temporary_directory_when_the_current_one_is_read_only(

@@ -45,7 +45,7 @@ def test_play_takes_a_move_by_notation_or_number_and_undoes_it(
 ) -> None:
     code, out = play(["T3-F0", "undo", "1", "undo", "undo", "board"], capsys, monkeypatch)
     assert code == 0
-    assert out.count("Took back your last move.") == 2
+    assert out.count("Took back your last move, T3-F0 (A♣ onto an empty foundation).") == 2
     assert "Nothing to undo: you have not moved yet." in out
     assert "F0 A♣" in out
     assert out.rstrip().endswith("bye")  # end of input, with nothing left unsaved
@@ -196,6 +196,11 @@ def test_quit_with_unsaved_moves_asks_first(
     assert code == 0 and question not in out and out.endswith("bye\n")
     code, out = play(["1", "quit", "n", "quit", "yes"], capsys, monkeypatch)
     assert code == 0 and out.count(question) == 2 and "The game goes on." in out
+    assert out.endswith("bye\n") and not list(tmp_path.glob("*.json"))
+    # Any other answer asks again: it neither leaves nor silently cancels.
+    code, out = play(["1", "quit", "maybe", "", "n", "board", "quit", "y"], capsys, monkeypatch)
+    assert out.count(question) == 4 and "'maybe' is not an answer: type y, n or save FILE." in out
+    assert "Type y, n or save FILE." in out and "bye" not in out.split("The game goes on.")[0]
     assert out.endswith("bye\n") and not list(tmp_path.glob("*.json"))
     code, out = play(["1", "quit", "save kept.json"], capsys, monkeypatch)
     assert code == 0 and "Saved to kept.json." in out and out.endswith("bye\n")

@@ -59,3 +59,17 @@ def test_the_small_runs_name_examples_that_take_those_arguments() -> None:
     for name, args in SMALL.items():
         text = (ROOT / "examples" / name).read_text(encoding="utf-8")
         assert f'"{args[0]}"' in text, f"{name} has no {args[0]} option"
+
+
+def test_install_hints_suit_an_install_from_the_checkout() -> None:
+    # crapette is installed from a checkout: "crapette[extra]" names a package that pip would
+    # look for elsewhere, and a plain ".[extra]" in a command to run would replace the
+    # README's editable install with a copy.
+    files = [ROOT / "README.md", *(ROOT / "crapette").rglob("*.py"), *(ROOT / "examples").rglob("*.py"),
+             *(ROOT / "docs").glob("*.rst"), *(ROOT / "tests").glob("*.py")]
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"""pip install ['"]?crapette\\?\[""", text), f"{path.name} names crapette[...]"
+    rl = (ROOT / "docs" / "rl.rst").read_text(encoding="utf-8")
+    commands = re.findall(r"^    (pip install .*)$", rl, flags=re.MULTILINE)
+    assert commands and all("-e" in c for c in commands if ".[" in c), commands

@@ -431,6 +431,16 @@ def test_the_script_runs_from_the_command_line() -> None:
     assert bad.returncode == 2 and "a seed is an int" in bad.stderr
 
 
+def test_the_prompt_echoes_piped_input() -> None:
+    # With input() on a pipe the typed line would be missing from the transcript.
+    result = subprocess.run(
+        [sys.executable, str(GAMES / "durak.py"), "play", "--seed", "1", "--bot", "random"],
+        input="moves\nquit\n", capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "your move> moves\nyour moves: " in result.stdout and "your move> quit\nbye" in result.stdout
+
+
 def test_a_bad_card_names_the_ranks_of_durak_s_deck() -> None:
     with pytest.raises(ParseError) as info:
         parse_move("ZS")

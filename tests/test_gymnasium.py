@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import attrs
 import warnings
@@ -451,6 +452,81 @@ def test_the_training_recipe_trains_saves_and_plays_as_a_bot(tmp_path: Path, mon
     assert clone.choose(state) == bot.choose(state)
     report = simulate(attrs.evolve(RuleSet.classic(), revisits=False), [bot, RandomBot()], games=2, max_moves=300)
     assert report.games == 2
+
+
+def _recipe_without_torch(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """examples/train_ppo.py imported over stand-ins for PyTorch and sb3-contrib: its plain logic, not the training."""
+    import importlib.util
+    import sys
+    import types
+
+    class BaseCallback:
+        def __init__(self) -> None:
+            self.num_timesteps = 0
+            self.locals: dict[str, Any] = {}
+
+    stand_ins = {
+        "torch": {"set_num_threads": lambda n: None},
+        "sb3_contrib": {"MaskablePPO": object},
+        "sb3_contrib.common": {},
+        "sb3_contrib.common.maskable": {},
+        "sb3_contrib.common.maskable.utils": {"get_action_masks": None},
+        "stable_baselines3": {},
+        "stable_baselines3.common": {},
+        "stable_baselines3.common.callbacks": {"BaseCallback": BaseCallback},
+        "stable_baselines3.common.vec_env": {"DummyVecEnv": object},
+    }
+    for name, attributes in stand_ins.items():
+        module = types.ModuleType(name)
+        module.__dict__.update(attributes)
+        monkeypatch.setitem(sys.modules, name, module)
+    path = Path(__file__).resolve().parent.parent / "examples" / "train_ppo.py"
+    spec = importlib.util.spec_from_file_location("train_ppo", path)
+    assert spec is not None and spec.loader is not None
+    recipe = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "train_ppo", recipe)  # as `--bot train_ppo:PPOBot` imports it
+    spec.loader.exec_module(recipe)
+    return recipe
+
+
+def test_the_recipes_bot_without_a_trained_policy_says_so_before_the_game_starts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+    import sys
+
+    from crapette.cli import main
+
+    recipe = _recipe_without_torch(monkeypatch)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CRAPETTE_PPO_MODEL", raising=False)
+    with pytest.raises(FileNotFoundError, match=r"no trained policy at crapette_ppo\.zip: train one with python examples/train_ppo\.py"):
+        recipe.PPOBot()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "--bot", "train_ppo:PPOBot"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot make the bot 'train_ppo:PPOBot': PPOBot() failed: FileNotFoundError: no trained policy at crapette_ppo.zip" in err
+    assert ".zip.zip" not in err
+
+
+def test_the_recipe_prints_a_line_of_progress_with_the_games_since_the_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    recipe = _recipe_without_torch(monkeypatch)
+    callback = recipe._Deadline(deadline=float("inf"), self_play=None, every=4, total=100)
+    lines = []
+    monkeypatch.setattr("builtins.print", lambda text, **options: lines.append(text))
+    finished = [  # two environments: a win (the unshaped reward), a loss, then a draw
+        ([True, False], [{"unshaped_reward": 1.0}, {}]),
+        ([False, True], [{}, {"unshaped_reward": -1.0}]),
+        ([False, False], [{}, {}]),
+        ([True, False], [{"unshaped_reward": 0.0}, {}]),
+        ([False, False], [{}, {}]),
+    ]
+    for step, (dones, infos) in enumerate(finished, 1):
+        callback.num_timesteps = 2 * step
+        callback.locals = {"dones": dones, "infos": infos, "rewards": [0.3, -0.2]}
+        assert callback._on_step() is True
+    assert [line.split(" min: ")[1] for line in lines] == ["2 games (1 won, 1 lost, 0 drawn)", "1 game (0 won, 0 lost, 1 drawn)"]
+    assert lines[0].startswith("4 of 100 steps, ") and lines[1].startswith("8 of 100 steps, ")
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,8 @@ _L = {name: number for number, name in enumerate(LAYER_NAMES)}
 #: Each module's layer (names without the ``crapette.`` prefix; "crapette" is the package's __init__).
 LAYERS = {
     "_errors": _L["cards"], "_checks": _L["cards"], "_cards": _L["cards"],
-    "_outcome": _L["parts"], "_hooks": _L["parts"], "_parts": _L["parts"], "_options": _L["parts"],
+    "_outcome": _L["parts"], "_hooks": _L["parts"], "_parts": _L["parts"], "_part_text": _L["parts"],
+    "_options": _L["parts"],
     "_rules": _L["parts"],
     "_piles": _L["moves"], "_moves": _L["moves"],
     "_state": _L["state"], "_match": _L["state"],
@@ -66,7 +67,7 @@ LAYERS = {
     "_heuristics": _L["play"], "_evaluation": _L["play"], "_ismcts": _L["play"], "_planner": _L["play"],
     "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"],
     "gamecheck": _L["play"], "analysis": _L["play"],
-    "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
+    "_seen": _L["text, svg"], "wording": _L["text, svg"], "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
     "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
     "openspiel": _L["adapters"],
     "cli._common": _L["cli"], "cli._files": _L["cli"], "cli._args": _L["cli"], "cli._play": _L["cli"],

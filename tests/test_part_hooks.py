@@ -256,7 +256,7 @@ def test_the_built_in_parts_are_not_wrapped() -> None:
 def test_a_rule_part_whose_parameters_all_have_defaults_can_be_named_bare() -> None:
     assert parse_rules("classic(scoring=weighted)") == CLASSIC
     assert parse_rules("casual(endings=no-progress)").endings == parse_rules("casual(endings=no-progress:20)").endings
-    with pytest.raises(ValueError, match=r"takes 5 parameter\(s\), written weighted:win_bonus.*or its name alone"):
+    with pytest.raises(ValueError, match=r"takes 5 parameters, in this order: win_bonus \(default 30\).*or its name alone"):
         parse_rules("classic(scoring=weighted:30:2)")
 
 
@@ -311,3 +311,120 @@ def test_a_part_may_choose_the_parameters_it_writes_and_must_name_fields_with_de
 
     with pytest.raises(InvalidRulesError, match="written must be a tuple of its field names"):
         register(Wrong)
+
+
+# Issue 30: parameters by name, and messages that give the order ----------------------------------
+
+
+@register
+@attrs.frozen
+class _HandHeavy(Scoring):
+    """A scoring with a parameter of its own, written after win_bonus and match_target."""
+
+    name = "test-hooks-hand-heavy"
+    hand: int = 1
+
+    def penalty(self, *, reserve: int, hand: int, waste: int) -> int:
+        return reserve + self.hand * hand + waste
+
+
+def test_a_parts_own_parameter_alone_is_refused_with_the_order_and_the_way_to_name_it() -> None:
+    with pytest.raises(ValueError) as info:
+        parse_rules("classic(scoring=test-hooks-hand-heavy:4)")
+    message = str(info.value)
+    assert "takes 3 parameters, in this order: win_bonus (default 30), match_target (default 150), hand (default 1)" in message
+    assert message.endswith("name the ones you set, or its name alone for the defaults: test-hooks-hand-heavy:hand=4")
+
+
+def test_parameters_may_be_named_and_the_others_take_their_defaults() -> None:
+    named = parse_rules("classic(scoring=test-hooks-hand-heavy:hand=4)")
+    assert named.scoring == _HandHeavy(hand=4)
+    assert str(named) == "classic(scoring=test-hooks-hand-heavy:30:150:4)"  # written in order, as always
+    assert parse_rules(str(named)) == named
+    mixed = parse_rules("classic(scoring=test-hooks-hand-heavy:20:hand=4:match_target=60)")
+    assert mixed.scoring == _HandHeavy(win_bonus=20, match_target=60, hand=4)
+    assert parse_rules("classic(scoring=weighted:match_target=60)").scoring == Scoring(match_target=60)
+    assert parse_rules("casual(endings=no-progress:turns=7)").endings == parse_rules("casual(endings=no-progress:7)").endings
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("test-hooks-hand-heavy:hnd=4", "has no parameter 'hnd' (did you mean 'hand'?); its parameters: win_bonus, match_target, hand"),
+        ("test-hooks-hand-heavy:hand=4:10", "parameter 2 ('10') comes after one given by name"),
+        ("test-hooks-hand-heavy:hand=4:hand=5", "parameter hand given twice"),
+        ("test-hooks-hand-heavy:hand=four", "parameter hand must be a whole number, got 'four'"),
+        ("test-hooks-hand-heavy:1:2:3:4", "takes 3 parameters, in this order:"),
+        ("test-hooks-hand-heav", "unknown scoring 'test-hooks-hand-heav' (did you mean 'test-hooks-hand-heavy'?)"),
+    ],
+)
+def test_a_misspelt_or_misplaced_parameter_says_what_and_where(text: str, message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        parse_rules(f"classic(scoring={text})")
+    assert message in str(info.value)
+
+
+def test_an_unknown_option_suggests_the_close_one() -> None:
+    with pytest.raises(ValueError, match=r"unknown option 'move_limt' \(did you mean 'move_limit'\?\)"):
+        parse_rules("classic(move_limt=3)")
+
+
+@register
+class _FirstAce(Ending):
+    """Ends the game, settled by penalties, as soon as an Ace lies on a foundation."""
+
+    name = "test-hooks-first-ace"
+    description = "an Ace reached a foundation"
+
+    def ends(self, count: int, state: GameState) -> bool:
+        return any(state.foundations)
+
+
+FIRST_ACE = "classic(endings=test-hooks-first-ace)"
+
+
+def test_an_ending_of_ones_own_names_itself_in_the_outcome_view_text_record_and_report() -> None:
+    from crapette import GameRecord, Outcome, view
+    from crapette.bots import GreedyBot
+    from crapette.simulation import simulate
+    from crapette.text import render_text
+    from crapette.wording import describe_end
+
+    state = new_game(FIRST_ACE, seed=3)
+    states = [state]
+    while not state.is_over:
+        state = apply_move(state, GreedyBot().choose(state))
+        states.append(state)
+    outcome = state.outcome
+    assert outcome == Outcome(0, "stalemate", (13, 0), ending="test-hooks-first-ace")
+    assert str(outcome) == "player 0 wins (test-hooks-first-ace), 13-0"
+    assert view(state).to_dict()["outcome"]["ending"] == "test-hooks-first-ace"
+    assert "game over: player 0 wins (test-hooks-first-ace), 13-0" in render_text(state)
+    assert describe_end(outcome) == "an Ace reached a foundation"
+    record = GameRecord.from_states(states, seed=3)
+    assert record.result == "1-0" and record.replay().outcome == outcome
+    report = simulate(parse_rules(FIRST_ACE), (GreedyBot(), GreedyBot()), games=4, progress=False)
+    assert report.endings["test-hooks-first-ace"] == 4 and report.stalemates == 0
+    # The built-in endings keep their reasons, with no ending named.
+    assert parse_rules("casual(move_limit=30)").endings == () and _play_out(parse_rules("casual(move_limit=30)")).outcome.ending is None
+
+
+def test_the_terminal_game_says_why_an_ending_of_ones_own_ended_the_game(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+    import sys
+
+    from crapette.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 30 + "quit\ny\n"))
+    assert main(["play", "--rules", FIRST_ACE, "--seed", "3", "--bot", "greedy", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "(an Ace reached a foundation)" in out and "Game over: " in out
+
+
+def test_an_endings_description_must_be_text() -> None:
+    with pytest.raises(InvalidRulesError, match="description must be a str"):
+        register(type("E_bad_description", (Ending,), {"name": "test-hooks-bad-description", "description": 3,
+                                                        "ends": lambda self, count, state: False}))

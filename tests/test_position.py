@@ -160,7 +160,7 @@ def test_every_ruleset_option_is_declared_once_with_its_text_form() -> None:
         ("casual(end_turn=yes)", "option end_turn: end_turn must be true or false, got 'yes'"),
         ("casual(waste_play=never)", "waste_play must be one of always, drawn, got 'never'"),
         ("casual(load_targets=hand)", "load_targets must be one of reserve, waste, got 'hand'"),
-        ("casual(scoring=1:2:3)", "scoring weighted takes 5 parameter(s)"),
+        ("casual(scoring=1:2:3)", "scoring weighted takes 5 parameters"),
         ("casual(scoring=1:2:x:4:5)", "weighted parameter hand_weight must be a whole number"),
         ("casual(a=(b))", "unexpected parenthesis"),
         ("casual(move_limit=" + "9" * 40 + ")", "must be a whole number"),

@@ -205,19 +205,19 @@ def _revisits(state: GameState, move: Move) -> bool:
     return _shape(state.rules, after) in reached
 
 
-def _settle(rules: RuleSet, piles: Piles, reason: EndReason) -> Outcome:
+def _settle(rules: RuleSet, piles: Piles, reason: EndReason, ending: str | None = None) -> Outcome:
     scoring = rules.scoring
     if scoring is None:
-        return Outcome(None, reason, None)
+        return Outcome(None, reason, None, ending)
     pen = [
         scoring.penalty(reserve=len(piles[16 + q]), hand=len(piles[18 + q]), waste=len(piles[20 + q]))
         for q in (0, 1)
     ]
     if pen[0] == pen[1]:
-        return Outcome(None, reason, (0, 0))
+        return Outcome(None, reason, (0, 0), ending)
     winner = 0 if pen[0] < pen[1] else 1
     diff = abs(pen[0] - pen[1])
-    return Outcome(winner, reason, (diff, 0) if winner == 0 else (0, diff))
+    return Outcome(winner, reason, (diff, 0) if winner == 0 else (0, diff), ending)
 
 
 def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
@@ -295,7 +295,8 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
         )
         for ending, c in zip(rules.endings, counters):
             if ending.ends(c, counted):
-                outcome = _settle(rules, final, ending.reason)
+                # An ending of the rules' own names itself in the outcome.
+                outcome = _settle(rules, final, ending.reason, str(ending))
                 break
     if outcome is None and rules.move_limit is not None and count >= rules.move_limit:
         outcome = _settle(rules, final, EndReason.MOVE_LIMIT)

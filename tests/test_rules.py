@@ -87,6 +87,8 @@ def illegal(state: GameState, text: str, *fragments: str) -> str:
         apply_move(state, move)
     message = str(info.value)
     assert message.startswith(f"illegal move {move}: ")
+    assert info.value.move is move and info.value.reason == explain_illegal(state, move)
+    assert message == f"illegal move {move}: {info.value.reason}"
     for fragment in fragments:
         assert fragment in message
     return message

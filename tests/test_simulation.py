@@ -149,7 +149,7 @@ def test_a_process_pool_gives_the_serial_report(casual_report: SimulationReport)
 
 def test_a_dask_cluster_gives_the_serial_report(classic_report: SimulationReport) -> None:
     distributed = pytest.importorskip(
-        "distributed", reason="needs Dask (pip install 'crapette[dask]'); CI installs it and runs this test"
+        "distributed", reason='needs Dask (pip install "dask[distributed]"); CI installs it and runs this test'
     )
     with distributed.LocalCluster(
         n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
@@ -265,7 +265,7 @@ def test_progress_on_a_terminal_without_tqdm_is_one_line_redrawn_then_cleared(
 
 
 def test_progress_on_a_terminal_is_tqdms_bar_when_tqdm_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("tqdm", reason="needs tqdm (pip install 'crapette[cli]')")
+    pytest.importorskip("tqdm", reason="needs tqdm (pip install tqdm)")
     terminal = _Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     simulate("classic", BOTS, games=2, progress=True)

@@ -7,7 +7,7 @@ import sys
 
 import attrs
 import pytest
-from hypothesis import find, given, settings
+from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
@@ -185,5 +185,28 @@ def test_import_without_hypothesis_says_how_to_install(monkeypatch: pytest.Monke
         monkeypatch.setitem(sys.modules, name, None)
     monkeypatch.delitem(sys.modules, "crapette.strategies")
     monkeypatch.setattr(crapette, "strategies", sys.modules["crapette"].strategies, raising=False)
-    with pytest.raises(ImportError, match=r"pip install crapette\[test\]` or `pip install hypothesis"):
+    with pytest.raises(ImportError, match=r"install it with `pip install hypothesis` \(the test extra"):
         importlib.import_module("crapette.strategies")
+
+
+def test_a_failing_example_prints_each_value_in_one_line_that_rebuilds_it() -> None:
+    # Hypothesis prints the values of a failing example with IPython's pretty printer,
+    # which writes an attrs instance field by field unless the class says otherwise.
+    @settings(max_examples=1, database=None, deadline=None, phases=[Phase.generate])
+    @given(
+        st.tuples(game_states(max_moves=5), rulesets(), cards(), st.just(crapette.parse_pile("T3"))),
+        st.data(),
+    )
+    def fails(values: tuple[GameState, RuleSet, Card, crapette.Pile], data: st.DataObject) -> None:
+        state = values[0]
+        data.draw(moves(state) if not state.is_over else st.none())
+        data.draw(st.just(state.rules.scoring or crapette.Scoring()))
+        raise AssertionError("fails")
+
+    with pytest.raises(AssertionError) as caught:
+        fails()
+    report = "\n".join(getattr(caught.value, "__notes__", []))
+    assert "parse_position('" in report and "parse_rules('" in report and "parse_card('" in report
+    assert "Pile.tableau(3)" in report and "Scoring(win_bonus=" in report
+    assert "Card(rank=" not in report and "GameState(" not in report and "RuleSet(" not in report
+    assert len(report.splitlines()) <= 10, report  # a line a value, and the call around them

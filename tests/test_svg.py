@@ -43,6 +43,7 @@ from crapette import (
     parse_move,
     parse_pile,
     parse_position,
+    view,
 )
 from conftest import random_states
 from crapette.svg import render, render_html, write_html
@@ -447,9 +448,27 @@ def test_size_must_be_a_number(size: object) -> None:
         render(MIDGAME, size=size)  # type: ignore[arg-type]
 
 
-def test_render_takes_a_game_state() -> None:
-    with pytest.raises(TypeError, match="expected a GameState"):
+def test_render_takes_a_game_state_or_a_public_view() -> None:
+    with pytest.raises(TypeError, match=r"render\(\) expects a GameState or a PublicView, got str"):
         render(str(MIDGAME))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules", ["classic", "casual"])
+def test_a_public_view_is_drawn_as_its_state(rules: str) -> None:
+    states = random_states(rules, 5, 3000)
+    picked = [s for i, s in enumerate(states) if i % 25 == 0 or s.drawn or s is states[-1]][:60]
+    assert states[-1].is_over or len(picked) == 60
+    for state in picked:
+        moves = legal_moves(state)
+        assert render(view(state), highlight=moves, perspective=1) == render(state, highlight=moves, perspective=1)
+
+
+def test_the_replay_page_of_the_views_is_the_page_of_the_states() -> None:
+    states = random_states("classic", 6, 300)
+    moves = [next(m for m in legal_moves(a) if apply_move(a, m) == b) for a, b in itertools.pairwise(states)]
+    assert render_html([view(s) for s in states], moves) == render_html(states, moves)
+    with pytest.raises(TypeError, match="states\\[1\\] is a str, not a GameState or PublicView"):
+        render_html([view(states[0]), "classic"])  # type: ignore[list-item]
 
 
 def test_a_state_shows_itself_as_this_picture_in_jupyter() -> None:
@@ -815,5 +834,35 @@ def test_html_steps_through_the_game_in_a_browser(tmp_path: Path) -> None:
         check(0)
         assert [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"] == []
         driver.save_screenshot(str(tmp_path / "page.png"))
+    finally:
+        driver.quit()
+
+
+@pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844), (1920, 1080)])
+def test_the_whole_table_shows_in_the_window_and_grows_with_it(tmp_path: Path, width: int, height: int) -> None:
+    webdriver, options = _browser()
+    states, moves = _replay(20)
+    path = tmp_path / "game.html"
+    path.write_text(render_html(states, moves, title="a game"), encoding="utf-8")
+    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
+    options.binary_location = str(CHROMIUM)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=str(CHROMEDRIVER)), options=options)
+    try:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500},
+        )
+        driver.get(path.as_uri())
+        # Where the drawing lies in the window: the table's box, scaled from the top left keeping its shape.
+        top, left, box_w, box_h, inner_w, inner_h, scroll_h = driver.execute_script(
+            "const r = document.querySelector('.table svg').getBoundingClientRect();"
+            "return [r.top, r.left, r.width, r.height, window.innerWidth, window.innerHeight,"
+            " document.documentElement.scrollHeight];"
+        )
+        scale = min(box_w / 776, box_h / 704)
+        drawn_w, drawn_h = 776 * scale, 704 * scale
+        assert inner_w == width and scroll_h <= height  # the page's width is the screen's; nothing below the fold
+        assert top + drawn_h <= height and left + drawn_w <= width
+        assert drawn_w >= min(0.9 * (width - 2 * left), 0.9 * (height - top) * 776 / 704)  # as large as it fits
     finally:
         driver.quit()

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 import crapette
-from crapette import apply_move, new_game, parse_rules
+from crapette import apply_move, new_game, parse_rules, view
 from crapette.bots import GreedyBot, RandomBot
 from crapette.text import render_text
+
+from conftest import random_states
 
 ESC = "\x1b["
 
@@ -81,8 +83,20 @@ def test_a_bad_perspective_is_a_value_error(perspective: object) -> None:
 
 
 def test_a_state_is_required() -> None:
-    with pytest.raises(TypeError, match="render_text\\(\\) expects a GameState, got str"):
+    with pytest.raises(TypeError, match="render_text\\(\\) expects a GameState or a PublicView, got str"):
         render_text("classic")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("rules", ["classic", "casual", "classic(tableau_sources=own)"])
+def test_a_public_view_is_drawn_as_its_state(rules: str) -> None:
+    # Every tenth state of a game played to its end, and every state where a drawn card lies on the waste.
+    states = random_states(rules, 3, 3000)
+    picked = [s for i, s in enumerate(states) if i % 10 == 0 or s.drawn or s is states[-1]]
+    assert states[-1].is_over and any(s.drawn for s in picked)
+    for state in picked:
+        for perspective in (0, 1):
+            options = {"names": ("you", "the bot"), "perspective": perspective, "colour": perspective == 1}
+            assert render_text(view(state), **options) == render_text(state, **options)  # type: ignore[arg-type]
 
 
 # Where render_text lives -------------------------------------------------------------------------

@@ -439,7 +439,7 @@ def test_an_ending_of_ones_own_ends_the_game_with_its_reason() -> None:
     rules = attrs.evolve(CASUAL, endings=[KingHome()])
     state = make_state(rules, foundations={0: "AH0 2H0 3H0 4H0 5H0 6H0 7H0 8H0 9H0 TH0 JH0 QH0"}, reserves={0: "KH0", 1: "5D1"}, rest="H")
     over = play(state, "R0-F0")
-    assert over.outcome == Outcome(None, EndReason.MOVE_LIMIT, None)
+    assert over.outcome == Outcome(None, EndReason.MOVE_LIMIT, None, ending="test-king-home")
     assert legal_moves(over) == ()
     assert parse_position(str(over)).outcome == over.outcome
 

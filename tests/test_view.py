@@ -187,7 +187,7 @@ def test_view_dict_follows_the_documented_schema() -> None:
         "from_deal",
         "turn_moves",
     ]
-    assert d["format"] == "crapette-view" and d["version"] == 4 and d["turn_moves"] == []
+    assert d["format"] == "crapette-view" and d["version"] == 3 and d["turn_moves"] == []
     assert d["known_hands"] == [None if h is None else [str(c) for c in h] for h in view(state).known_hands]
     assert d["known_reserve_cards"] == [[str(c) for c in r] for r in view(state).known_reserve_cards]
     assert d["from_deal"] is True
@@ -201,7 +201,9 @@ def test_view_dict_follows_the_documented_schema() -> None:
     assert d["foundations"] == [[str(c) for c in f] for f in state.foundations]
     outcome = state.outcome
     assert outcome is not None and outcome.scores is not None
-    assert d["outcome"] == {"winner": outcome.winner, "reason": outcome.reason.value, "scores": list(outcome.scores)}
+    assert d["outcome"] == {
+        "winner": outcome.winner, "reason": outcome.reason.value, "scores": list(outcome.scores), "ending": None
+    }
     assert d["is_over"] is True and d["legal_moves"] == []
 
 

@@ -43,6 +43,7 @@ from crapette import (  # noqa: E402
     view,
 )
 from crapette.bots import PlanningBot  # noqa: E402
+from crapette.wording import describe_played, symbols  # noqa: E402
 
 SERVER_PATH = Path(__file__).resolve().parent.parent / "examples" / "web" / "server.py"
 
@@ -164,6 +165,12 @@ class Client:
         assert session is not None
         state: GameState = session.game.state
         return state
+
+    def states(self, game: dict[str, Any]) -> list[GameState]:
+        """Every state of a game so far, as the server holds them."""
+        session = self.store.find(game["id"])
+        assert session is not None
+        return list(session.game.states)
 
     def refused(self, method: str, path: str, body: Any = None, **options: Any) -> tuple[int, str]:
         """Send a request that must be refused; return its status and message."""
@@ -375,8 +382,14 @@ def test_an_illegal_move_is_a_422_with_the_engines_reason(server: Client, move: 
     game = server.new(rules="casual", seed=1)
     state = server.state(game)
     status, error = server.refused("POST", f"/api/games/{game['id']}/moves", {"move": move})
-    assert (status, error) == (422, f"illegal move {move}: {explain_illegal(state, parse_move(move))}")
+    assert (status, error) == (422, symbols(f"illegal move {move}: {explain_illegal(state, parse_move(move))}"))
     unchanged(server, game)
+
+
+def test_the_reason_names_cards_as_the_table_shows_them(server: Client) -> None:
+    game = server.new(rules="casual", seed=1)
+    status, error = server.refused("POST", f"/api/games/{game['id']}/moves", {"move": "R0-T4"})
+    assert (status, error) == (422, "illegal move R0-T4: K♦ does not go on J♠: T4 builds up or down in suit for player 0")
 
 
 # Playing --------------------------------------------------------------------------
@@ -387,8 +400,20 @@ def test_a_legal_move_is_played(server: Client) -> None:
     after = server.ok("POST", f"/api/games/{game['id']}/moves", {"move": "T1-T0"})
     expected = apply_move(new_game("casual", seed=1), parse_move("T1-T0"))
     assert after["view"] == view(expected).to_dict()
-    assert after["moves"] == [{"player": 0, "move": "T1-T0"}]
+    assert after["moves"] == [{"player": 0, "move": "T1-T0", "text": "2♦ onto 3♣"}]
     assert after["can_undo"] is True
+
+
+def test_every_move_comes_with_its_words(server: Client) -> None:
+    game = bot_starts(server, seed=4)
+    while game["turn"] == "bot":
+        game = server.ok("POST", f"/api/games/{game['id']}/bot")
+    states = server.states(game)
+    names = ("you", "the computer") if game["seat"] == 0 else ("the computer", "you")
+    for i, entry in enumerate(game["moves"]):
+        assert entry["text"] == describe_played(states[i], parse_move(entry["move"]), states[i + 1], names=names)
+    undone = server.ok("POST", f"/api/games/{game['id']}/moves", {"move": game["view"]["legal_moves"][0]})
+    assert [m["text"] for m in undone["moves"][:-1]] == [m["text"] for m in game["moves"]]
 
 
 def test_the_bot_plays_one_move_a_request_until_it_is_the_players_turn(server: Client) -> None:
@@ -495,6 +520,7 @@ def test_a_hint_is_the_planned_path_to_the_end_of_the_turn_segment(server: Clien
         state = apply_move(state, parse_move(move))
     last = parse_move(hint["moves"][-1])
     assert reveals(state, last) or type(last).__name__ in ("EndTurn", "Pass")
+    assert hint["texts"][:2] == ["Q♣ onto K♥", "6♣ onto an empty pile"] and len(hint["texts"]) == len(hint["moves"])
     unchanged(server, game)
 
 
@@ -504,7 +530,7 @@ def test_a_finished_game_refuses_moves_with_a_409(server: Client) -> None:
     for move in ("R0-F0", "R0-F1", "draw", "W0-F2"):
         game = server.ok("POST", path + "/moves", {"move": move})
     assert game["turn"] == "over"
-    assert game["view"]["outcome"] == {"winner": 0, "reason": "emptied", "scores": [33, 0]}
+    assert game["view"]["outcome"] == {"winner": 0, "reason": "emptied", "scores": [33, 0], "ending": None}
     for method, suffix, body in (("POST", "/moves", {"move": "pass"}), ("POST", "/bot", None), ("GET", "/hint", None)):
         status, error = server.refused(method, path + suffix, body)
         assert (status, error) == (409, "the game is over (player 0 wins (emptied), 33-0): start a new game")

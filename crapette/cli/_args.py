@@ -293,7 +293,7 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print the report as JSON")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                      help="show progress on stderr (default): a bar on a terminal (tqdm's with "
-                     "pip install 'crapette[cli]'), else a line each tenth of the games or 10 seconds")
+                     "pip install tqdm), else a line each tenth of the games or 10 seconds")
 
     show = commands.add_parser(
         "show",

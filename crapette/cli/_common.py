@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import os
-import re
 from typing import IO
 
-from .. import parse_card
 from .._errors import brief
 from .._record import MAX_RECORD_LENGTH
 from .._progress import isatty
@@ -34,14 +32,6 @@ def _colour_wanted(choice: str, stream: IO[str]) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
     return isatty(stream)
-
-
-_CARD_NOTATION = re.compile(r"\b[A2-9TJQK][CDHS][01]\b")
-
-
-def _symbols(text: str) -> str:
-    """``text`` with every card written as the table shows it: ``AS1`` becomes ``A♠``."""
-    return _CARD_NOTATION.sub(lambda m: parse_card(m.group()).symbol, text)
 
 
 def _visible(text: str, limit: int = 60) -> str:

@@ -10,29 +10,24 @@ from collections.abc import Callable
 from typing import IO
 
 from .. import (
-    Card,
     Draw,
     EndTurn,
     Game,
     GameRecord,
-    GameState,
     IllegalMoveError,
     Move,
-    MoveStack,
     ParseError,
     Pass,
-    Pile,
-    PileKind,
-    Play,
     apply_move,
     parse_move,
 )
 from .._errors import brief
 from .._progress import isatty
 from ..bots import PlanningBot
-from ..text import _possessive, render_text
+from ..text import render_text
+from ..wording import describe_end, describe_illegal, describe_move, describe_played
 from ._args import _BotChoice, _make_bot
-from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line, _symbols, _visible
+from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line, _visible
 from ._files import _read_record, _shown_path, _write, _write_new
 
 
@@ -55,59 +50,6 @@ Commands:
   help         this text                    quit       leave the game"""
 
 _COMMANDS = ("moves", "hint", "undo", "board", "save", "load", "help", "quit")
-
-
-def _describe(before: GameState, move: Move, after: GameState, names: tuple[str, str]) -> str:
-    """What ``move`` did, in words: the cards that moved, the card drawn, why the turn ended.
-
-    ``names`` are the players as a sentence names them (``you``, ``the greedy bot``).
-    """
-    mover = before.current_player
-    ended = after.outcome is None and after.current_player != mover
-    if isinstance(move, Draw):
-        turned = "" if before.cards(Pile.hand(mover)) else "turned the waste over and "
-        text = f"{turned}drew {_card(after.top(Pile.waste(mover)))}"
-        return text + (": it fits nowhere, so the turn ends" if ended else "")
-    if isinstance(move, EndTurn):
-        text = f"left {_card(before.top(Pile.waste(mover)))} on the waste"
-    elif isinstance(move, Pass):
-        text = "passed (there was no other move)"
-    else:
-        text = _preview(before, move, names)
-    return text + ("; the turn ends" if ended else "")
-
-
-def _preview(state: GameState, move: Move, names: tuple[str, str]) -> str:
-    """What ``move`` would do, said to the player to move, telling nothing that player may not see."""
-    if isinstance(move, Play):
-        return f"{_card(state.top(move.source))} {_onto(state, move.target, names)}"
-    if isinstance(move, MoveStack):
-        cards = state.cards(move.source)[-move.count :]
-        return f"{' '.join(c.symbol for c in cards)} {_onto(state, move.target, names)}"
-    if isinstance(move, Draw):
-        if state.cards(Pile.hand(state.current_player)):
-            return "turn up the top card of your hand"
-        return "turn your waste over and draw"
-    if isinstance(move, EndTurn):
-        return f"leave {_card(state.top(Pile.waste(state.current_player)))} on your waste and end your turn"
-    if isinstance(move, Pass):
-        return "you have no other move"
-    return str(move)
-
-
-def _card(card: Card | None) -> str:
-    return "-" if card is None else card.symbol
-
-
-def _onto(state: GameState, target: Pile, names: tuple[str, str]) -> str:
-    top = state.top(target)
-    if target.kind is PileKind.FOUNDATION:
-        return f"onto {top.symbol}" if top else "onto an empty foundation"
-    if target.kind is PileKind.TABLEAU:
-        return f"onto {top.symbol}" if top else "onto an empty pile"
-    owner = target.owner if target.owner is not None else 0
-    pile = "reserve" if target.kind is PileKind.RESERVE else "waste"
-    return f"onto {_card(top)} on {_possessive(names[owner])} {pile}"
 
 
 class _Input:
@@ -368,7 +310,7 @@ class _Session:
                 game.push(move)
             except Exception as exc:
                 raise _BotFailed(f"{subject} failed at move {before.move_count}: {_one_line(exc)}") from exc
-            self.say(f"  {str(move):<8} {_describe(before, move, game.state, self.subjects)}")
+            self.say(f"  {str(move):<8} {describe_played(before, move, game.state, names=self.subjects)}")
         self.board()
 
     def finish(self) -> None:
@@ -380,9 +322,7 @@ class _Session:
             verdict = "you win"
         else:
             verdict = f"{self.bot_subject} wins"
-        why = _ENDINGS.get(outcome.reason.value, outcome.reason.value)
-        if outcome.reason.value == "emptied":
-            why = f"{'your' if outcome.winner == self.human else 'its'} {why}"
+        why = describe_end(outcome, names=self.subjects)
         score = ""
         if outcome.scores is not None:
             yours, theirs = outcome.scores[self.human], outcome.scores[1 - self.human]
@@ -425,24 +365,29 @@ class _Session:
         return True
 
     def confirm(self, action: str) -> bool:
-        """Ask before ``action`` throws away moves not saved; True to go ahead."""
-        try:
-            answer = self.input.ask(
-                f"You have moved since the game was last saved. {action} anyway? "
-                "(y: yes, n: no, save FILE: save first) "
-            )
-        except KeyboardInterrupt:
-            answer = ""
-            self.say()
-        if answer is None:  # the input ended: the loop saves the game
-            return False
-        word, _, rest = answer.strip().partition(" ")
-        if word.lower() in ("y", "yes"):
-            return True
-        if word.lower() == "save":
-            return self.save(_path_argument(rest))
-        self.say("The game goes on.")
-        return False
+        """Ask before ``action`` throws away moves not saved; True to go ahead.
+
+        Only y, n or save FILE answer; anything else asks again (Ctrl-C is a no).
+        """
+        question = f"You have moved since the game was last saved. {action} anyway? (y: yes, n: no, save FILE: save first) "
+        while True:
+            try:
+                answer = self.input.ask(question)
+            except KeyboardInterrupt:
+                answer = "n"
+                self.say()
+            if answer is None:  # the input ended: the loop saves the game
+                return False
+            word, _, rest = answer.strip().partition(" ")
+            if word.lower() in ("y", "yes"):
+                return True
+            if word.lower() == "save":
+                return self.save(_path_argument(rest))
+            if word.lower() in ("n", "no"):
+                self.say("The game goes on.")
+                return False
+            given = answer.strip()
+            self.say(f"{brief(given, 40)} is not an answer: type y, n or save FILE." if given else "Type y, n or save FILE.")
 
     def list_moves(self) -> None:
         if self.game.is_over:
@@ -452,7 +397,7 @@ class _Session:
         # Moves of one card to equivalent piles (any empty foundation, say) share a line.
         rows: list[tuple[list[int], list[Move], str]] = []
         for number, move in enumerate(self.game.legal_moves, 1):
-            text = _preview(state, move, self.subjects)
+            text = describe_move(state, move, names=self.subjects)
             source = getattr(move, "source", None)
             last = rows[-1][1][-1] if rows else None
             if rows and rows[-1][2] == text and source is not None and getattr(last, "source", None) is source:
@@ -478,12 +423,12 @@ class _Session:
         state = self.game.state
         moves = self.hinter.hint(state)
         if len(moves) == 1:
-            self.say(f"hint: {moves[0]} ({_preview(state, moves[0], self.subjects)})")
+            self.say(f"hint: {moves[0]} ({describe_move(state, moves[0], names=self.subjects)})")
             return
         # The plan to the end of the turn segment: no move but the last reveals a card.
         self.say(f"hint: {' '.join(str(move) for move in moves)}")
         for move in moves:
-            self.say(f"  {str(move):<8} {_preview(state, move, self.subjects)}")
+            self.say(f"  {str(move):<8} {describe_move(state, move, names=self.subjects)}")
             if move is not moves[-1]:
                 state = apply_move(state, move)
 
@@ -510,12 +455,12 @@ class _Session:
         try:
             self.game.push(move)
         except IllegalMoveError as exc:
-            self.say(f"{_symbols(str(exc))} (type 'moves' for the legal moves)")
+            self.say(f"{describe_illegal(exc)} (type 'moves' for the legal moves)")
             return
         self.dirty = True
         after = self.game.state
         if isinstance(move, (Draw, EndTurn, Pass)):
-            self.say(f"You {_describe(before, move, after, self.subjects)}.")
+            self.say(f"You {describe_played(before, move, after, names=self.subjects)}.")
         if self.game.is_over or after.current_player == self.human:
             self.board()
 
@@ -533,11 +478,13 @@ class _Session:
                 "(a draw or an uncovered reserve card), and taking it back would show it again."
             )
             return
+        taken = game.history[human_moves[-1]]
+        what = describe_move(states[human_moves[-1]], taken, names=self.subjects)
         while len(game.history) > human_moves[-1]:
             game.undo()
         self.dirty = True
         after = "" if not later else f" and the {later} move{'s' if later > 1 else ''} of {self.bot_subject} after it"
-        self.say(f"Took back your last move{after}.")
+        self.say(f"Took back your last move, {taken} ({what}){after}.")
         self.board()
 
     def save(self, path: str) -> bool:
@@ -557,24 +504,17 @@ class _Session:
         if not path:
             self.say("load needs a file name: load FILE")
             return
-        if self.unsaved and not self.confirm("Load"):
-            return
-        try:
-            self.game, self.loaded = self._open(path)
+        try:  # read first: a file that cannot be loaded asks nothing
+            game, loaded = self._open(path)
         except _Fail as exc:
             self.say(str(exc))
             return
+        if self.unsaved and not self.confirm("Load"):
+            return
+        self.game, self.loaded = game, loaded
         self.mark_saved()
         self.say(f"Loaded {_shown_path(path)}: move {self.game.state.move_count}.")
         self.board()
-
-
-_ENDINGS = {
-    "emptied": "reserve, hand and waste are empty",
-    "stalemate": "stalemate: neither player can make progress",
-    "blocked": "neither player can move",
-    "move-limit": "the move limit is reached",
-}
 
 
 def _path_argument(text: str) -> str:

@@ -21,8 +21,9 @@ plays one game against a bot. The JSON API, all under ``/api/games``:
 ``POST /api/games/{id}/moves``         ``{"move": "R0-F3"}``: the player's move
 ``POST /api/games/{id}/bot``           the bot plays its next move (one move a request)
 ``POST /api/games/{id}/undo``          take back the player's last move (and the bot's after it)
-``GET /api/games/{id}/hint``           ``{"move": ..., "moves": [...]}``: the planner's moves to
-                                       the end of the turn segment (``move``: the first)
+``GET /api/games/{id}/hint``           ``{"move": ..., "moves": [...], "texts": [...]}``: the
+                                       planner's moves to the end of the turn segment
+                                       (``move``: the first), and each in words
 ``GET /api/games/{id}/record``         the game record (``?format=text`` for the text form)
 =====================================  ===============================================
 
@@ -89,11 +90,13 @@ from crapette import (
     Match,
     ParseError,
     RecordError,
+    apply_move,
     parse_position,
     parse_record,
     parse_rules,
 )
 from crapette.bots import BOT_NAMES, Bot, PlanningBot, choose_remembering, make_bot
+from crapette.wording import describe_end, describe_illegal, describe_move, describe_played
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -172,6 +175,8 @@ class Session:
     last_used: float = 0.0
     #: Serializes the requests that change this game.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The moves worded so far (see :meth:`texts`), each with its move.
+    worded: list[tuple[Any, str]] = field(default_factory=list)
 
     @property
     def turn(self) -> str:
@@ -180,6 +185,24 @@ class Session:
         if state.is_over:
             return "over"
         return "you" if state.current_player == self.seat else "bot"
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The players as the page's sentences name them."""
+        return ("you", "the computer") if self.seat == 0 else ("the computer", "you")
+
+    def texts(self) -> list[str]:
+        """Each move of the game in words (crapette.wording), worded once and kept while the moves stand."""
+        history, worded = self.game.history, self.worded
+        kept = 0
+        while kept < len(worded) and kept < len(history) and worded[kept][0] is history[kept]:
+            kept += 1
+        del worded[kept:]
+        if kept < len(history):
+            states = self.game.states
+            for i in range(kept, len(history)):
+                worded.append((history[i], describe_played(states[i], history[i], states[i + 1], names=self.names)))
+        return [text for _, text in worded]
 
     def match_so_far(self) -> Match | None:
         """The match with this game's outcome added once the game is over."""
@@ -491,6 +514,7 @@ def game_json(game_id: str, session: Session) -> dict[str, Any]:
     """
     game = session.game
     states = game.states
+    texts = session.texts()
     match = session.match_so_far()
     return {
         "id": game_id,
@@ -501,10 +525,11 @@ def game_json(game_id: str, session: Session) -> dict[str, Any]:
         "turn": session.turn,
         "view": game.view().to_dict(),
         "moves": [
-            {"player": states[i].current_player, "move": str(move)}
+            {"player": states[i].current_player, "move": str(move), "text": texts[i]}
             for i, move in enumerate(game.history)
         ],
         "can_undo": session.undo_point() is not None,
+        "end": None if game.outcome is None else describe_end(game.outcome, names=session.names),
         "match": None
         if match is None
         else {
@@ -638,7 +663,7 @@ async def play_move(request: Request) -> Response:
         except ParseError as error:
             raise ApiError(400, str(error)) from None
         except IllegalMoveError as error:
-            raise ApiError(422, str(error)) from None
+            raise ApiError(422, describe_illegal(error)) from None
     return JSONResponse(game_json(game_id, session))
 
 
@@ -669,8 +694,14 @@ async def undo(request: Request) -> Response:
 async def hint(request: Request) -> Response:
     _, session = _session(request)
     _check_can_move(session, "you")
-    moves = await request.app.state.workers.run(HINT_BOT.hint, session.game.state)
-    return JSONResponse({"move": str(moves[0]), "moves": [str(move) for move in moves]})
+    state = session.game.state
+    moves = await request.app.state.workers.run(HINT_BOT.hint, state)
+    texts = []
+    for move in moves:  # no move but the last reveals a card: each is worded where it is played
+        texts.append(describe_move(state, move, names=session.names))
+        if move is not moves[-1]:
+            state = apply_move(state, move)
+    return JSONResponse({"move": str(moves[0]), "moves": [str(move) for move in moves], "texts": texts})
 
 
 async def record(request: Request) -> Response:

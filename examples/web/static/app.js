@@ -7,12 +7,6 @@ const params = new URLSearchParams(location.search);
 // Milliseconds between two moves of the computer (?delay=0 for no pause).
 const BOT_DELAY = Math.max(0, Number(params.get("delay") ?? 400)) || 0;
 const SUITS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
-const REASONS = {
-  emptied: "emptied reserve, hand and waste",
-  stalemate: "stalemate: both went through their hands without playing",
-  blocked: "neither player can move",
-  "move-limit": "the move limit was reached",
-};
 
 let game = null; // the game as the server last sent it
 let selected = null; // {pile, count}: the cards picked up, waiting for a target
@@ -92,7 +86,10 @@ async function change(method, suffix, body, onIllegal, animate = true) {
   setBusy(true);
   try {
     setGame(await api(method, gamePath(suffix), body), animate);
-    say("");
+    // A card moved shows on the table; a draw, an end of turn or a pass is said in words.
+    const last = game.moves[game.moves.length - 1];
+    const said = body && body.move && last && last.player === game.seat && ["draw", "end", "pass"].includes(last.move);
+    say(said ? `You ${last.text}.` : "");
   } catch (error) {
     say(error.message, "error");
     render(false);
@@ -135,19 +132,15 @@ async function botStep() {
   }
 }
 
-// One line for the last turn of `player`: how many cards drawn, and the other moves.
+// One line for the last turn of `player`: its moves in words (the server words them), the
+// middle of a long turn left out.
 function turnSummary(g, player) {
   let i = g.moves.length;
   while (i > 0 && g.moves[i - 1].player === player) i--;
-  const moves = g.moves.slice(i).map((m) => m.move);
-  if (!moves.length) return "";
-  const draws = moves.filter((m) => m === "draw").length;
-  const plays = moves.filter((m) => !["draw", "end", "pass"].includes(m));
-  const parts = [];
-  if (draws) parts.push(`drew ${draws === 1 ? "a card" : `${draws} cards`}`);
-  if (plays.length) parts.push(`played ${plays.length > 6 ? `${plays.slice(0, 6).join(", ")} and ${plays.length - 6} more` : plays.join(", ")}`);
-  if (!parts.length) parts.push(moves.includes("pass") ? "passed" : "ended its turn");
-  return `The computer ${parts.join(" and ")}.`;
+  const texts = g.moves.slice(i).map((m) => m.text || m.move);
+  if (!texts.length) return "";
+  const shown = texts.length > 6 ? [...texts.slice(0, 2), `\u2026 ${texts.length - 5} more moves \u2026`, ...texts.slice(-3)] : texts;
+  return `The computer's turn: ${shown.join("; ")}.`;
 }
 
 // Where everything lies --------------------------------------------------------
@@ -456,10 +449,10 @@ function markLast(table, L, last, animate) {
   });
 }
 
-// The outcome in words: [who won, why and the score].
+// The outcome in words: [who won, why (worded by the server) and the score].
 function describeOutcome(outcome, seat) {
   const head = outcome.winner === null ? "Draw" : outcome.winner === seat ? "You win" : "The computer wins";
-  const why = REASONS[outcome.reason] || outcome.reason;
+  const why = game.end || outcome.ending || outcome.reason;
   const score = outcome.scores ? `; score: you ${outcome.scores[seat]}, computer ${outcome.scores[1 - seat]}` : "";
   return [head, `${why}${score}`];
 }
@@ -488,6 +481,7 @@ function renderPanel() {
   else if (v.drawn && legal.includes("end")) status = "Your turn: play the drawn card, or End turn";
   else status = "Your turn: click a card, then where it goes";
   $("#status").textContent = status;
+  $("#end-turn").hidden = !v.options.end_turn; // casual rules have no End turn
   $("#end-turn").disabled = !(yours && legal.includes("end"));
   $("#pass").disabled = !(yours && legal.includes("pass"));
   $("#undo").disabled = !(game.can_undo && game.turn !== "bot");
@@ -497,7 +491,7 @@ function renderPanel() {
   list.replaceChildren();
   let item = null;
   let previous = null;
-  for (const { player, move } of game.moves) {
+  for (const { player, move, text: words } of game.moves) {
     if (player !== previous) {
       item = element("li", player === seat ? "you" : "bot");
       const who = element("span", "who");
@@ -506,7 +500,7 @@ function renderPanel() {
       list.append(item);
       previous = player;
     }
-    const text = element("span", "move");
+    const text = element("span", "move", words ? { title: words } : {});
     text.textContent = move;
     item.append(text, " ");
   }
@@ -618,10 +612,11 @@ function wire() {
     if (busy) return;
     setBusy(true);
     try {
-      const { move, moves } = await api("GET", gamePath("/hint"));
+      const { move, moves, texts } = await api("GET", gamePath("/hint"));
       hinted = move; // the first move is highlighted; the message shows the whole plan
       render(false);
-      say(`Hint: ${(moves || [move]).join(" ")}`, "hint");
+      const plan = (moves || [move]).map((m, i) => (texts && texts[i] ? `${m} (${texts[i]})` : m));
+      say(`Hint: ${plan.join(", ")}`, "hint");
     } catch (error) {
       say(error.message, "error");
     } finally {
