@@ -312,3 +312,51 @@ def test_a_device_is_written_straight_through(
 ) -> None:
     code, out, _ = run(["show", "--seed", "3", "--svg", "/dev/null"], capsys, monkeypatch)
     assert code == 0 and "wrote /dev/null" in out and os.path.exists("/dev/null")
+
+
+# Loading never takes back a reveal -----------------------------------------------------------------
+
+
+def test_a_loaded_save_keeps_the_undo_policy_a_reveal_stays_final(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Classic, seed 3: the draw turns K♦ face up (it fits nowhere: the turn ends).
+    path = tmp_path / "saved.json"
+    _, out = play(["draw", f"save {path}", "undo"], capsys, monkeypatch, "--seed", "3")
+    refusal = "You cannot take back your last move: a card has been turned face up since"
+    assert out.count(refusal) == 1
+    code, out, _ = run(["play", "--load", str(path)], capsys, monkeypatch, stdin="undo\nquit\n")
+    assert code == 0 and refusal in out and "Took back" not in out
+    _, out = play([f"load {path}", "undo"], capsys, monkeypatch)
+    assert refusal in out and "Took back" not in out
+
+
+def test_loading_an_earlier_save_of_the_game_in_play_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start, other = tmp_path / "start.json", tmp_path / "other.json"
+    other.write_text(GameRecord("casual", seed=9).to_json(), encoding="utf-8")
+    refusal = f"{start} is an earlier point of a game played here: loading it would take back a card turned face up"
+    # Before any card is turned up, going back is an undo: allowed.
+    _, out = play([f"save {start}", "T2-T3", f"load {start}", "y"], capsys, monkeypatch, "--seed", "3")
+    assert refusal not in out and f"Loaded {start}: move 0." in out
+    # After the draw, neither directly, nor by way of another game.
+    lines = [f"save {start}", "draw", f"load {start}", "y", f"load {other}", "y", f"load {start}", "quit"]
+    _, out = play(lines, capsys, monkeypatch, "--seed", "3")
+    assert out.count(refusal) == 2 and f"Loaded {other}" in out and f"Loaded {start}" not in out
+
+
+def test_the_seed_is_shown_only_once_the_game_is_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.json"
+    # One move ends the game, whoever makes it (a random deal: either player may start).
+    argv = ["play", "--rules", "classic(move_limit=1)", "--color", "never"]
+    code, out, _ = run(argv, capsys, monkeypatch, stdin=f"1\nsave {path}\nquit\n")
+    seed = GameRecord.from_json(path.read_text("utf-8")).seed
+    assert code == 0 and "a new deal" in out and seed is not None and seed >= 0
+    before, _, after = out.partition("Game over:")
+    assert str(seed) not in before and f"The deal was seed {seed}." in after
+    # A seed given on the command line is no secret: it is shown at once.
+    _, out, _ = run(["play", "--seed", "7"], capsys, monkeypatch, stdin="quit\n")
+    assert out.startswith("crapette: classic rules, seed 7.")
