@@ -46,7 +46,7 @@ parameters:
 A parameter out of range is a :class:`ValueError` (of the wrong type a
 :class:`TypeError`) from :class:`CrapetteGame`; ``pyspiel.load_game`` itself
 refuses a number that does not fit 32 bits before crapette sees it. Applying
-an action to a terminal state, or a chance action that is not a deal number,
+an action to a terminal state, or a chance action that is not a card left to deal,
 is a :class:`ValueError` too.
 
 **The deal** is dealt card by card, as OpenSpiel's card games deal: the

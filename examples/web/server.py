@@ -1322,9 +1322,10 @@ class GuardedProtocol(H11Protocol):  # type: ignore[misc]
             self._disarm()  # the request is in whole: the time limit is the bot's now
 
     def on_response_complete(self) -> None:
+        # The next request on this connection has its own time limit (armed first: uvicorn may
+        # go on at once with a request that came in behind this one, and disarm it when whole).
+        self._arm()
         super().on_response_complete()
-        if not self.transport.is_closing():
-            self._arm()  # the next request on this connection has its own time limit
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
