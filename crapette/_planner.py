@@ -196,16 +196,16 @@ class PlanningBot:
             out_of_time = False
             for _ in range(max(1, self.playouts // (rounds * len(alive)))):
                 deal = dealer.deal(rng)
-                values = []
+                tried = []
                 for i in alive:
-                    values.append(self._try(deal, paths[i], player))
+                    tried.append(self._try(deal, paths[i], player))
                     if deadline is not None and time.monotonic() > deadline:
                         out_of_time = True
                         break
                 if out_of_time:
                     break  # a deal not tried for every candidate does not count
-                for i, value in zip(alive, values):
-                    sums[i] += value
+                for i, worth in zip(alive, tried):
+                    sums[i] += worth
             for i in alive:
                 totals[i] += sums[i]
             if out_of_time or len(alive) <= 2:

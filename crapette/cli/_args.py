@@ -264,7 +264,7 @@ def _parser() -> argparse.ArgumentParser:
                       help="rules: classic (default), casual, or rules text such as "
                       "'classic(foundation_plays=optional)'")
     play.add_argument("--seed", type=_seed, default=None,
-                      help="the deal (default: a new one each time)")
+                      help="the deal (default: a new one each time, whose seed is shown once the game is over)")
     play.add_argument("--bot", type=_bot_spec, default=_BotChoice("greedy"),
                       help=f"your opponent: {bots} (default: greedy), seeded with the deal's seed; "
                       "NAME:N seeds it with N; module:Class plays a bot of your own")
