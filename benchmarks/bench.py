@@ -3,6 +3,9 @@
 Run ``python benchmarks/bench.py`` (``pip install -e ".[bench]"`` adds
 python-chess, whose random playouts are timed in the same process as the
 reference). Prints a table; ``--json`` prints the figures as JSON instead.
+``--against PATH`` also times the presets' random self-play of another
+checkout of crapette (an earlier release, say: ``git worktree add ../old v0.2.0``)
+in turn with this one, each block in a fresh process, CPU time.
 
 The workload (issue 5): from ``new_game(rules, seed=i)``, pick uniformly among
 ``legal_moves(state)`` with ``random.Random(i)`` and ``apply_move`` until the
@@ -28,6 +31,8 @@ import sys
 import time
 import tracemalloc
 from typing import Any
+
+import attrs
 
 from crapette import RuleSet, apply_move, legal_moves, new_game, parse_position
 
@@ -110,6 +115,86 @@ def protocol_overhead(rules: RuleSet, seconds: float) -> tuple[float, float]:
         totals["direct"][0] / totals["direct"][1],
         totals["protocol"][0] / totals["protocol"][1],
     )
+
+
+def _cpu_block(rules: RuleSet, seeds: range) -> tuple[int, float]:
+    """Random self-play of ``seeds`` (as :func:`crapette_playouts`); returns (moves, CPU seconds)."""
+    moves = 0
+    start = time.process_time()
+    for seed in seeds:
+        state = new_game(rules, seed=seed)
+        choice = random.Random(seed).choice
+        count = 0
+        while not state.is_over and count < 2000:
+            state = apply_move(state, choice(legal_moves(state)))
+            count += 1
+        moves += count
+    return moves, time.process_time() - start
+
+
+def revisits_cost(rules: RuleSet, seconds: float) -> tuple[float, float]:
+    """CPU microseconds per move of random self-play under ``rules`` and under ``rules`` with ``revisits=False``.
+
+    Blocks of three seeds are played under both, in turn, the order
+    alternating, for about ``seconds`` in all; the games differ (revisits=false
+    removes moves), so the figure is per move.
+    """
+    strict = attrs.evolve(rules, revisits=False)
+    totals = {True: [0, 0.0], False: [0, 0.0]}
+    seed = 0
+    while totals[True][1] + totals[False][1] < seconds:
+        block = range(seed, seed + 3)
+        order = (True, False) if seed % 6 else (False, True)
+        for allowed in order:
+            moves, cpu = _cpu_block(rules if allowed else strict, block)
+            totals[allowed][0] += moves
+            totals[allowed][1] += cpu
+        seed += 3
+    return totals[True][1] / totals[True][0] * 1e6, totals[False][1] / totals[False][0] * 1e6
+
+
+_AGAINST = """
+import random, sys, time
+sys.path.insert(0, sys.argv[1])
+from crapette import RuleSet, apply_move, legal_moves, new_game
+rules = RuleSet.from_name(sys.argv[2])
+moves = 0
+start = time.process_time()
+for seed in range(int(sys.argv[3]), int(sys.argv[4])):
+    state = new_game(rules, seed=seed)
+    choice = random.Random(seed).choice
+    count = 0
+    while not state.is_over and count < 2000:
+        state = apply_move(state, choice(legal_moves(state)))
+        count += 1
+    moves += count
+print(moves, time.process_time() - start)
+"""
+
+
+def against(path: str, name: str, seconds: float) -> tuple[float, float]:
+    """Random self-play moves/s (CPU time) of this crapette and of the one at ``path``, block by block in turn.
+
+    Each block runs in a fresh process for both, so they meet the same
+    machine; the games are the same where both engines deal and play alike.
+    """
+    import subprocess
+    from pathlib import Path
+
+    here = str(Path(__file__).resolve().parent.parent)
+    totals = {here: [0, 0.0], path: [0, 0.0]}
+    seed = 0
+    while totals[here][1] + totals[path][1] < seconds:
+        order = (here, path) if seed % 8 else (path, here)
+        for root in order:
+            out = subprocess.run(
+                [sys.executable, "-c", _AGAINST, root, name, str(seed), str(seed + 4)],
+                capture_output=True, text=True, check=True,
+            ).stdout.split()
+            totals[root][0] += int(out[0])
+            totals[root][1] += float(out[1])
+        seed += 4
+    return totals[here][0] / totals[here][1], totals[path][0] / totals[path][1]
 
 
 def chess_playouts(seconds: float) -> tuple[int, float] | None:
@@ -250,6 +335,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per playout run (default 5)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--against", metavar="PATH",
+        help="also time the presets' random self-play of the crapette checked out at PATH, in turn with this one",
+    )
     args = parser.parse_args(argv)
 
     results: dict[str, Any] = {"python": sys.version.split()[0]}
@@ -264,6 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         mem, seed = memory_of_long_game(rules)
         direct, protocol = protocol_overhead(rules, args.seconds)
         playout_rate, iteration_rate = search_playouts(rules, args.seconds)
+        allowed, strict = revisits_cost(rules, 2 * args.seconds)
         results[name] = {
             "moves_per_s": rate,
             "ratio_to_python_chess": None if chess_rate is None else rate / chess_rate,
@@ -276,7 +366,13 @@ def main(argv: list[str] | None = None) -> int:
             "protocol_ratio": protocol / direct,
             "greedy_playout_moves_per_s": playout_rate,
             "tree_search_iterations_per_s": iteration_rate,
+            "revisits_true_us_per_move": allowed,
+            "revisits_false_us_per_move": strict,
+            "revisits_false_ratio": strict / allowed,
         }
+        if args.against:
+            mine, theirs = against(args.against, name, 2 * args.seconds)
+            results[name]["against"] = {"path": args.against, "moves_per_s": mine, "their_moves_per_s": theirs}
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
@@ -304,6 +400,22 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:<8} {row['protocol_moves_per_s']:>10,.0f} moves/s through the protocol, "
             f"{row['interleaved_direct_moves_per_s']:>10,.0f} direct: {row['protocol_ratio']:.3f}x"
         )
+    print("\nrandom self-play under the preset and under the preset with revisits=false, interleaved")
+    print("(CPU time per move; revisits=false compares each move's result with the turn's positions):")
+    for name in PRESETS:
+        row = results[name]
+        print(
+            f"{name:<8} {row['revisits_true_us_per_move']:>7.2f} us/move, revisits=false "
+            f"{row['revisits_false_us_per_move']:>7.2f} us/move: {row['revisits_false_ratio']:.2f}x"
+        )
+    if args.against:
+        print(f"\nrandom self-play of this crapette and of the one at {args.against}, in turn (CPU time):")
+        for name in PRESETS:
+            row = results[name]["against"]
+            print(
+                f"{name:<8} {row['moves_per_s']:>10,.0f} moves/s here, {row['their_moves_per_s']:>10,.0f} there: "
+                f"{row['moves_per_s'] / row['their_moves_per_s']:.2f}x"
+            )
     print("\nwhat the search bots spend their time on: greedy playout moves (the policy they")
     print("play on with) and the tree search's iterations, from mid-game positions:")
     for name in PRESETS:

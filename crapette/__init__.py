@@ -52,11 +52,11 @@ from ._rules import (
     WastePlay,
     parse_rules,
 )
-from ._state import ALL_PILES, GameState, Pile, PileKind, parse_pile, validate
+from ._state import ALL_PILES, MAX_TURN_MOVES, GameState, Pile, PileKind, parse_pile, validate
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play, parse_move
 from ._engine import apply_move, explain_illegal, legal_moves, new_game
-from ._turns import DEFAULT_TURN_LIMIT, MAX_TURN_LIMIT, TurnEnd, TurnEnds, reveals, turn_ends
-from ._position import parse_position, rules_from_text, rules_to_text
+from ._turns import DEFAULT_TURN_LIMIT, MAX_TURN_LIMIT, TurnEnd, TurnEnds, position_key, reveals, turn_ends
+from ._position import MAX_POSITION_LENGTH, parse_position, rules_from_text, rules_to_text
 from ._match import Match
 from ._view import PublicView, view
 from ._record import GameRecord, parse_record
@@ -110,10 +110,12 @@ __all__ = [
     "EndReason",
     "GameState",
     "MAX_NUMBER",
+    "MAX_TURN_MOVES",
     "Outcome",
     "Pile",
     "PileKind",
     "parse_pile",
+    "MAX_POSITION_LENGTH",
     "parse_position",
     "validate",
     # moves
@@ -135,6 +137,7 @@ __all__ = [
     "MAX_TURN_LIMIT",
     "TurnEnd",
     "TurnEnds",
+    "position_key",
     "turn_ends",
     # match
     "Match",

@@ -1,7 +1,7 @@
 """new_game, legal_moves, apply_move: the one place where the rules are enforced.
 
 The rule parts of a :class:`~crapette.RuleSet` are compiled once per (rules,
-player) into a plan: building rules become tables of the card keys each top
+player) into a plan (``crapette._plan``): building rules become tables of the card keys each top
 card accepts, so the hot path (``legal_moves`` and ``apply_move``) looks cards
 up in small indexes whatever the building rules are, and builds states
 positionally, sharing every unchanged pile with the previous state. It never
@@ -11,19 +11,20 @@ validates and never calls attrs.evolve. Only the rules' own endings
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
-from ._cards import ALL_CARDS, Card, parse_card, shuffled_deck
+from ._cards import Card, parse_card, shuffled_deck
 from ._checks import check_seed
 from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, brief
 from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
-from ._outcome import MAX_NUMBER, check_number
-from ._parts import Build, DownAlternating, accepted_masks
-from ._rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
-from ._state import ALL_PILES, DEALT, F0, FOUND, H0, KNOWN, LEGAL, NUM_PILES, OUTCOME, R0, SEEN, T0, TAB0, TAB1, W0
-from ._state import GameState, PileKind, _load_known, _raw_state, _set_counters, _unload_known, game_end
+from ._outcome import check_number
+from ._parts import Build
+from ._plan import FOUNDATIONS, PLANS, TABLEAU, Plan, foundation_index, next_tableau, plans, refound, tableau_of
+from ._rules import FoundationPlays, RuleSet, to_rules
+from ._shapes import Run, run_keys, shapes, shuttles
+from ._state import ALL_PILES, FOUND, H0, LEGAL, MAX_TURN_MOVES, NUM_PILES, OUTCOME, R0, SEEN, SHAPE, T0, TAB0, TAB1, W0
+from ._state import GameState, PileKind, game_end, raw_state, register_turn_check, set_counters
 
 __all__ = ["apply_move", "explain_illegal", "legal_moves", "new_game"]
 
@@ -31,166 +32,6 @@ Piles = tuple[tuple[Card, ...], ...]
 
 #: The exact classes of the moves: anything else is refused before it is looked up.
 _MOVE_TYPES = frozenset((Play, MoveStack, Draw, EndTurn, Pass))
-
-
-# The cards of deck 0 grouped by colour-and-rank key: both suits of a colour at one rank.
-_COLOUR_GROUPS = tuple(
-    (key, tuple(c for c in ALL_CARDS[:52] if c._colour_rank == key))
-    for key in sorted({c._colour_rank for c in ALL_CARDS})
-)
-
-
-@functools.lru_cache(maxsize=64)
-def _build_table(build: Build) -> tuple[tuple[int, ...], ...]:
-    """For each card (by index) on top of a pile, the keys of the cards that ``build`` lets go onto it.
-
-    A card is looked up by two keys: its suit and rank, and its colour and
-    rank. A rule that takes both suits of a colour at some rank is stored as
-    one colour key, else as suit keys; so the lookup of a card is the same
-    two dictionary gets whatever the building rule.
-    """
-    table = []
-    for mask in accepted_masks(build):
-        keys: list[int] = []
-        for colour_key, cards in _COLOUR_GROUPS:
-            inside = [c for c in cards if mask >> c.index & 1]
-            if len(inside) == len(cards):
-                keys.append(colour_key)
-            else:
-                keys.extend(c._suit_rank for c in inside)
-        table.append(tuple(keys))
-    return tuple(table)
-
-
-@functools.lru_cache(maxsize=64)
-def _load_keys(build: Build) -> tuple[frozenset[int], ...]:
-    """For each card (by index) on top of a reserve or waste, the suit-and-rank keys of the cards ``build`` lets be loaded onto it."""
-    return tuple(
-        frozenset(c._suit_rank for c in ALL_CARDS[:52] if mask >> c.index & 1) for mask in accepted_masks(build)
-    )
-
-
-class _Plan:
-    """What the rules mean for one player, precomputed once per (rules, player)."""
-
-    __slots__ = (
-        "player",
-        "opp_res",
-        "res",
-        "hand",
-        "waste",
-        "waste_always",
-        "tab_sources",
-        "sources",
-        "drawn_sources",
-        "load_piles",
-        "load_keys",
-        "compulsory",
-        "fill_first",
-        "end_turn",
-        "stack_moves",
-        "stack_unlimited",
-        "stalemate",
-        "drawn_first",
-        "limit",
-        "endings",
-        "tab_keys",
-        "alt_targets",
-        "alt_mask",
-        "symmetric",
-        "self_accepting",
-        "revisits",
-        "groups",
-    )
-
-    def __init__(self, rules: RuleSet, player: int) -> None:
-        self.player = player
-        self.res = R0 + player
-        self.opp_res = R0 + 1 - player
-        self.hand = H0 + player
-        self.waste = W0 + player
-        self.waste_always = rules.waste_play is WastePlay.ALWAYS
-        own = range(T0 + 4 * player, T0 + 4 * player + 4)
-        if rules.tableau_sources is TableauSources.OWN:
-            self.tab_sources: tuple[int, ...] = tuple(own)
-        else:
-            self.tab_sources = tuple(range(T0, T0 + 8))
-        # The source piles in the order of the moves: the reserve, the waste
-        # (always, or only while the card drawn this turn lies there), the tableau.
-        self.drawn_sources = (self.res, self.waste, *self.tab_sources)
-        self.sources = self.drawn_sources if self.waste_always else (self.res, *self.tab_sources)
-        # Per tableau pile (0-7): its building rule for this player, compiled.
-        builds = [
-            rules.own_tableau_build if tid in own else rules.opponent_tableau_build for tid in range(T0, T0 + 8)
-        ]
-        self.tab_keys = tuple(_build_table(b) for b in builds)
-        # Whether some pile's top card accepts a card like itself (never so for the built-in rules).
-        self.self_accepting = any(
-            card._suit_rank in table[card.index] or card._colour_rank in table[card.index]
-            for table in set(self.tab_keys)
-            for card in ALL_CARDS
-        )
-        # Stacks go only onto piles that build down in alternating colours (section 8).
-        self.alt_targets = tuple(isinstance(b, DownAlternating) for b in builds)
-        self.alt_mask = sum(1 << i for i, alt in enumerate(self.alt_targets) if alt)
-        # The tableau index depends on the mover only when the two builds differ.
-        self.symmetric = rules.own_tableau_build == rules.opponent_tableau_build
-        opponent = 1 - player
-        loads = []
-        if LoadTarget.RESERVE in rules.load_targets:
-            loads.append(R0 + opponent)
-        if LoadTarget.WASTE in rules.load_targets:
-            loads.append(W0 + opponent)
-        self.load_piles = tuple(loads)
-        self.load_keys = _load_keys(rules.load_build)
-        self.compulsory = rules.foundation_plays is FoundationPlays.COMPULSORY
-        self.fill_first = rules.fill_empty_first
-        self.end_turn = rules.end_turn
-        self.stack_moves = rules.stack_moves
-        self.stack_unlimited = rules.stack_limit is StackLimit.UNLIMITED
-        # The exhaustion marks are kept only under the stalemate rule.
-        self.stalemate = rules.stalemate
-        self.drawn_first = rules.drawn_first
-        # Without a move limit the bound on every number stands in for one: a
-        # game ends at move MAX_NUMBER, so a count never passes what the formats hold.
-        self.limit = rules.move_limit if rules.move_limit is not None else MAX_NUMBER
-        self.endings = rules.endings
-        self.revisits = rules.revisits
-        self.groups = tuple(g for g in pile_groups(rules) if g[0] >= T0)
-
-
-@functools.lru_cache(maxsize=128)
-def pile_groups(rules: RuleSet) -> tuple[tuple[int, ...], ...]:
-    """The groups of interchangeable piles (by id): the foundations, then tableau piles alike for both players.
-
-    Two tableau piles are alike when each player builds on them by the same
-    rule and may (or may not) move from both. Under rules with endings of
-    one's own, which may look at any pile, every pile is a group of its own.
-    """
-    if rules.endings:
-        return tuple((i,) for i in range(T0 + 8))
-    builds = (rules.own_tableau_build, rules.opponent_tableau_build)
-
-    def role(pile: int, mover: int) -> tuple[Build, bool]:
-        mine = pile // 4 == mover
-        return (builds[0] if mine else builds[1], mine or rules.tableau_sources is TableauSources.ALL)
-
-    groups: dict[tuple[Any, ...], list[int]] = {}
-    for pile in range(8):
-        groups.setdefault((role(pile, 0), role(pile, 1)), []).append(T0 + pile)
-    return (tuple(range(F0, F0 + 8)), *(tuple(g) for g in groups.values()))
-
-
-_PLANS: dict[RuleSet, tuple[_Plan, _Plan]] = {}
-
-
-def _plans(rules: RuleSet) -> tuple[_Plan, _Plan]:
-    plans = _PLANS.get(rules)
-    if plans is None:
-        if len(_PLANS) > 512:
-            _PLANS.clear()
-        plans = _PLANS[rules] = (_Plan(rules, 0), _Plan(rules, 1))
-    return plans
 
 
 def _deck_order(seed: int, player: int, given: object) -> tuple[Card, ...]:
@@ -272,12 +113,17 @@ def new_game(
             piles[T0 + 4 * player + i] = (deck[size + i],)
         piles[H0 + player] = deck[size + 4 :][::-1]
     dealt = tuple(piles)
-    deal = _raw_state(rules, dealt, 0, 0, False, 0, (False, False), (False, False), ())
+    deal = raw_state(rules, dealt, 0, 0, False, 0, (False, False), (False, False), (), (False, False), (0, 0), True, ())
     counters = tuple(_count(e, e.start(deal)) for e in rules.endings)
     first = rules.first_player.who_starts(deal, seed)
     if type(first) is not int or first not in (0, 1):
         raise InvalidRulesError(f"the first-player rule {rules.first_player} returned {brief(first)}, not 0 or 1")
-    state = _raw_state(rules, dealt, first, 0, False, 0, (False, False), (False, False), counters, None, None, None, None, DEALT)
+    state = raw_state(
+        rules, dealt, first, 0, False, 0, (False, False), (False, False), counters, (False, False), (0, 0), True, ()
+    )
+    if not rules.revisits:
+        # The engine keeps the tableau's shape key from move to move (see _track).
+        state._engine[SHAPE] = shapes(rules).key(dealt)
     if rules.endings:
         state._engine[OUTCOME] = game_end(state)
     return state
@@ -318,116 +164,12 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
     return legal  # type: ignore[no-any-return]
 
 
-def _ids(base: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(base + i for i in range(8) if mask >> i & 1) for mask in range(256))
-
-
-# _FOUNDATIONS[mask] and _TABLEAU[mask]: the pile ids of the bits set in an 8-bit
-# mask, in pile order. The indexes map a card key to such a mask, so merging
-# targets is an OR and small ints cost no memory.
-_FOUNDATIONS = _ids(0)
-_TABLEAU = _ids(T0)
-_ACE_KEYS = tuple(c._suit_rank for c in ALL_CARDS[:52] if c.rank == 1)
-
-
-def _foundation_index(piles: Piles) -> dict[int, int]:
-    """Suit-and-rank key -> mask of the foundations that take that card next."""
-    need: dict[int, int] = {}
-    for fid in range(8):
-        pile = piles[fid]
-        for key in (pile[-1]._suit_rank + 1,) if pile else _ACE_KEYS:
-            need[key] = need.get(key, 0) | 1 << fid
-    return need
-
-
-def _tableau_index(piles: Piles, plan: _Plan) -> tuple[dict[int, int], int]:
-    """Card key -> mask of the tableau piles that take it (for the plan's player), and the empty piles' mask."""
-    accept: dict[int, int] = {}
-    empty = 0
-    tables = plan.tab_keys
-    for i in range(8):
-        pile = piles[T0 + i]
-        if not pile:
-            empty |= 1 << i
-        else:
-            for key in tables[i][pile[-1].index]:
-                accept[key] = accept.get(key, 0) | 1 << i
-    return accept, empty
-
-
-def _tableau(state: GameState, plan: _Plan, cache: list[Any]) -> tuple[dict[int, int], int]:
-    """The tableau index of ``state`` for the plan's player, kept in the state's engine list."""
-    slot = TAB0 + plan.player
-    index = cache[slot]
-    if index is None:
-        index = cache[slot] = _tableau_index(state.piles, plan)
-        if plan.symmetric:
-            cache[TAB0 + 1 - plan.player] = index
-    return index  # type: ignore[no-any-return]
-
-
-def _refound(need: dict[int, int], fid: int, below: tuple[Card, ...], card: Card) -> dict[int, int]:
-    """The foundation index after ``card`` is played onto foundation ``fid`` (which held ``below``).
-
-    A new dict: an index, once made, is never changed, so states may share it.
-    """
-    need = need.copy()
-    bit = 1 << fid
-    for key in (below[-1]._suit_rank + 1,) if below else _ACE_KEYS:
-        need[key] &= ~bit
-    key = card._suit_rank + 1
-    need[key] = need.get(key, 0) | bit
-    return need
-
-
-def _retableau(
-    index: tuple[dict[int, int], int], plan: _Plan, old: Piles, new: Piles, tids: tuple[int, ...]
-) -> tuple[dict[int, int], int]:
-    """The tableau index after the tableau piles ``tids`` changed from ``old`` to ``new`` (a new dict).
-
-    Entries may drop to a zero mask; lookups treat zero as absent.
-    """
-    accept, empty = index
-    accept = accept.copy()
-    tables = plan.tab_keys
-    for tid in tids:
-        i = tid - T0
-        bit = 1 << i
-        table = tables[i]
-        pile = old[tid]
-        if not pile:
-            empty &= ~bit
-        else:
-            for key in table[pile[-1].index]:
-                accept[key] &= ~bit
-        pile = new[tid]
-        if not pile:
-            empty |= bit
-        else:
-            for key in table[pile[-1].index]:
-                accept[key] = accept.get(key, 0) | bit
-    return accept, empty
-
-
-def _next_tableau(
-    cache: list[Any], plan: _Plan, old: Piles, new: Piles, tids: tuple[int, ...]
-) -> tuple[Any, Any]:
-    """The tableau indexes of the next state: the mover's updated, the other's dropped (or the same, if symmetric)."""
-    index = cache[TAB0 + plan.player]
-    if index is None:
-        return None, None
-    index = _retableau(index, plan, old, new, tids)
-    if plan.symmetric:
-        return index, index
-    return (index, None) if plan.player == 0 else (None, index)
-
-
 def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
     if cache[OUTCOME] is not None:
         return ()
     piles = state.piles
     rules = state.rules
-    plan = (_PLANS.get(rules) or _plans(rules))[state.current_player]
+    plan = (PLANS.get(rules) or plans(rules))[state.current_player]
     drawn = state.drawn
     restricted = plan.drawn_first and drawn
     # The piles whose top card the player may move, in the order of the moves.
@@ -437,16 +179,25 @@ def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
         sources = (plan.waste,)
     need = cache[FOUND]
     if need is None:
-        need = cache[FOUND] = _foundation_index(piles)
-    accept, empty = cache[TAB0 + plan.player] or _tableau(state, plan, cache)
+        need = cache[FOUND] = foundation_index(piles)
+    accept, empty = cache[TAB0 + plan.player] or tableau_of(state, plan, cache)
     loads = []
     for lid in plan.load_piles:
         pile = piles[lid]
         if pile:
             loads.append((lid, plan.load_keys[pile[-1].index]))
     get = accept.get
-    # A pile never takes its own top card back (only a rule of one's own may accept it).
+    # Moves between tableau piles are filtered when a pile may take its own top
+    # card (a rule of one's own), or a move may not recreate a position (revisits=false).
+    filter_tableau = plan.filter_tableau
     self_accepting = plan.self_accepting
+    if plan.revisits:
+        run = None
+    else:
+        turn = state.turn_moves
+        run = _FRESH if not turn else _FULL if len(turn) >= MAX_TURN_MOVES else _run(state, cache)
+        moved = run[1]
+        twins = plan.shapes.twins
     home: list[Move] = []
     moves: list[Move] = []
     for sid in sources:
@@ -458,13 +209,20 @@ def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
         key = card._suit_rank
         mask = need.get(key)
         if mask:
-            for fid in _FOUNDATIONS[mask]:
+            for fid in FOUNDATIONS[mask]:
                 home.append(row[fid])  # type: ignore[arg-type]
         mask = get(card._colour_rank, 0) | get(key, 0) | empty
         if mask:
-            if self_accepting and T0 <= sid < R0:
-                mask &= ~(1 << (sid - T0))
-            for tid in _TABLEAU[mask]:
+            if filter_tableau and T0 <= sid < R0:
+                if self_accepting:
+                    mask &= ~(1 << (sid - T0))
+                if run is not None:
+                    # A lone card onto an empty twin pile recreates the position itself.
+                    if len(pile) == 1:
+                        mask &= ~(empty & twins[sid - T0])
+                    if card.index in moved:
+                        mask = _unrepeated(plan, piles, sid, 1, mask, run)
+            for tid in TABLEAU[mask]:
                 moves.append(row[tid])  # type: ignore[arg-type]
         for lid, takes in loads:
             if key in takes:
@@ -479,7 +237,7 @@ def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
         moves = home + moves
 
     if plan.stack_moves and not restricted and (empty or plan.stack_unlimited):
-        _stack_moves(piles, plan, accept, empty, moves)
+        _stack_moves(piles, plan, accept, empty, moves, run)
 
     # Draw and End turn (exclusive: End turn needs a drawn card on the waste, R7 forbids Draw then).
     if not (plan.fill_first and empty and piles[plan.res]):
@@ -488,52 +246,56 @@ def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
                 moves.append(END_TURN)
         elif piles[plan.hand] or piles[plan.waste]:
             moves.append(DRAW)
-    if not plan.revisits:
-        moves = _unvisited(state, plan, moves)
     if not moves:
         return (PASS,)
     return tuple(moves)
 
 
-def _after_tableau(piles: Piles, move: Move) -> list[tuple[Card, ...]]:
-    """The tableau after a move between two tableau piles."""
-    k = move.count if type(move) is MoveStack else 1
-    source = move.source.id  # type: ignore[attr-defined]
-    target = move.target.id  # type: ignore[attr-defined]
-    tableau = list(piles[T0:R0])
-    cards = tableau[source - T0]
-    tableau[target - T0] = tableau[target - T0] + cards[-k:]
-    tableau[source - T0] = cards[:-k]
-    return tableau
+def _run(state: GameState, cache: list[Any]) -> Run:
+    """Under revisits=false, what ``state`` remembers of its turn (see crapette._shapes.Run), kept in the engine's list."""
+    run = cache[SEEN]
+    if run is None:
+        if state.turn_moves:
+            run = cache[SEEN] = run_keys(state)
+            cache[SHAPE] = run[2]
+        else:
+            key = cache[SHAPE]
+            if key is None:
+                key = cache[SHAPE] = shapes(state.rules).key(state.piles)
+            run = cache[SEEN] = (_NONE, _NONE, key)
+    return run  # type: ignore[no-any-return]
 
 
-def _shape(plan: _Plan, tableau: Sequence[tuple[Card, ...]]) -> tuple[frozenset[tuple[Card, ...]], ...]:
-    """A tableau with the order of interchangeable piles forgotten."""
-    return tuple(frozenset(tableau[i - T0] for i in group if tableau[i - T0]) for group in plan.groups)
+_NONE: frozenset[int] = frozenset()
+#: The run of a turn that has reached no position but the current one, and of one that
+#: may make no more moves between tableau piles (every card counts as moved).
+_FRESH: Run = (_NONE, _NONE, 0)
+_FULL: Run = (_NONE, frozenset(range(104)), -1)
 
 
-def _shuttles(move: Move) -> bool:
-    """True for a move between two tableau piles: the only kind that can recreate a position in a turn."""
-    cls = type(move)
-    if cls is MoveStack:
-        return True
-    return cls is Play and T0 <= move.target.id < R0 and T0 <= move.source.id < R0  # type: ignore[attr-defined]
-
-
-def _revisit(state: GameState, plan: _Plan, move: Move, current: Any) -> bool:
-    """True if ``move`` (between two tableau piles) recreates a position reached since the last other move."""
-    # Only moves between tableau piles can recreate a position (any other changes it for
-    # good), one reached since the last other move: SEEN holds those tableaux' shapes.
-    shape = _shape(plan, _after_tableau(state.piles, move))
-    seen = state._engine[SEEN]
-    return shape == current or (seen is not None and shape in seen)
-
-
-def _unvisited(state: GameState, plan: _Plan, moves: list[Move]) -> list[Move]:
-    if not any(_shuttles(m) for m in moves):
-        return moves
-    current = _shape(plan, state.piles[T0:R0])
-    return [m for m in moves if not (_shuttles(m) and _revisit(state, plan, m, current))]
+def _unrepeated(plan: Plan, piles: Piles, sid: int, count: int, mask: int, run: Run) -> int:
+    """The tableau piles in ``mask`` that the top ``count`` cards of ``sid`` may go to without recreating a
+    position the turn reached before (the position itself: see the callers). Only called when the
+    bottom card that moves is one that moved earlier in the turn (else no earlier position can recur)."""
+    seen, _, key = run
+    if key < 0:
+        return 0
+    shape = plan.shapes
+    base = shape.base
+    cards = piles[sid]
+    n = len(cards)
+    shift = 10 * cards[n - count].index
+    old = base[sid - T0] + (cards[n - count - 1].index + 1 if n > count else 0)
+    for tid in TABLEAU[mask]:
+        if count == 1 or base[tid - T0] == base[sid - T0]:
+            # Only the code of the bottom card that moves changes (see crapette._shapes).
+            dest = piles[tid]
+            after = key + ((base[tid - T0] + (dest[-1].index + 1 if dest else 0) - old) << shift)
+        else:
+            after = key + shape.delta(piles, sid, tid, count)
+        if after in seen:
+            mask &= ~(1 << (tid - T0))
+    return mask
 
 
 _STACK = tuple(
@@ -544,7 +306,7 @@ _POPCOUNT = tuple(bin(mask).count("1") for mask in range(256))
 
 
 def _stack_moves(
-    piles: Piles, plan: _Plan, accept: dict[int, int], empty: int, moves: list[Move]
+    piles: Piles, plan: Plan, accept: dict[int, int], empty: int, moves: list[Move], run: Run | None
 ) -> None:
     if plan.stack_unlimited:
         onto_card = onto_empty = MAX_STACK
@@ -569,14 +331,19 @@ def _stack_moves(
             mask = accept.get(key, 0) & alt
             if k <= onto_empty:
                 mask |= empty
-            for tid in _TABLEAU[mask]:
+            if mask and run is not None:
+                if k == n:
+                    mask &= ~(empty & plan.shapes.twins[sid - T0])
+                if pile[-k].index in run[1]:
+                    mask = _unrepeated(plan, piles, sid, k, mask, run)
+            for tid in TABLEAU[mask]:
                 moves.append(table[tid - T0][k])  # type: ignore[arg-type]
             if k == n or pile[-k - 1]._alt_accepts != key:
                 break
             k += 1
 
 
-def _has_target(state: GameState, cache: list[Any], plan: _Plan, card: Card) -> bool:
+def _has_target(state: GameState, cache: list[Any], plan: Plan, card: Card) -> bool:
     """Whether ``card`` can be played anywhere under the building rules (compulsion aside).
 
     Uses the indexes in ``cache``, whose foundations and tableau equal those of ``state``.
@@ -584,7 +351,7 @@ def _has_target(state: GameState, cache: list[Any], plan: _Plan, card: Card) -> 
     key = card._suit_rank
     if cache[FOUND].get(key):
         return True
-    accept, empty = _tableau(state, plan, cache)
+    accept, empty = tableau_of(state, plan, cache)
     if empty or accept.get(card._colour_rank) or accept.get(key):
         return True
     piles = state.piles
@@ -630,14 +397,20 @@ def apply_move(state: GameState, move: Move) -> GameState:
     rules = state.rules
     piles = state.piles
     player = state.current_player
-    plan = (_PLANS.get(rules) or _plans(rules))[player]
+    plan = (PLANS.get(rules) or plans(rules))[player]
     drawn = state.drawn
     exhausted = state.exhausted
     played = state.played
+    hand_known = state.hand_known
+    reserve_known = state.reserve_known
     found = cache[FOUND]
     tab0 = cache[TAB0]
     tab1 = cache[TAB1]
-    known = cache[KNOWN]
+    if plan.revisits:
+        turn: tuple[Move, ...] = ()
+        seen = shape = None
+    else:
+        turn, seen, shape = _track(state, cache, plan, move)
     passes = 0
     count = state.move_count + 1
     ends = count >= plan.limit
@@ -651,20 +424,22 @@ def apply_move(state: GameState, move: Move) -> GameState:
         old = piles
         piles = tuple(new)
         if target < T0:
-            found = _refound(found, target, old[target], cards[-1])
+            found = refound(found, target, old[target], cards[-1])
             if T0 <= source < R0:
-                tab0, tab1 = _next_tableau(cache, plan, old, piles, (source,))
+                tab0, tab1 = next_tableau(cache, plan, old, piles, (source,))
         elif T0 <= target < R0:
-            tab0, tab1 = _next_tableau(cache, plan, old, piles, (source, target) if source < R0 else (target,))
+            tab0, tab1 = next_tableau(cache, plan, old, piles, (source, target) if source < R0 else (target,))
         elif T0 <= source < R0:
-            tab0, tab1 = _next_tableau(cache, plan, old, piles, (source,))
-        if target == plan.opp_res:  # a card loaded onto a reserve stays known there
-            known = _load_known(state, known, target)
+            tab0, tab1 = next_tableau(cache, plan, old, piles, (source,))
+        if target == plan.opp_res:
+            # The card it covers was face up: it stays known under the loaded one.
+            reserve_known = (reserve_known[0] + 1, reserve_known[1]) if player else (reserve_known[0], reserve_known[1] + 1)
         if source == plan.res or source == plan.waste:
             if source == plan.waste:
                 drawn = False
-            elif known[source - R0 + 2] > 1:
-                known = _unload_known(known, source)
+            elif reserve_known[player]:
+                # A known card comes to the top: nothing is revealed.
+                reserve_known = (reserve_known[0] - 1, reserve_known[1]) if player == 0 else (reserve_known[0], reserve_known[1] - 1)
             if plan.stalemate:
                 if not played[player]:
                     played = (True, played[1]) if player == 0 else (played[0], True)
@@ -682,7 +457,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
         new[source] = cards[:-k]
         old = piles
         piles = tuple(new)
-        tab0, tab1 = _next_tableau(cache, plan, old, piles, (source, target))
+        tab0, tab1 = next_tableau(cache, plan, old, piles, (source, target))
     elif cls is Draw:
         hand = piles[plan.hand]
         waste = piles[plan.waste]
@@ -691,11 +466,13 @@ def apply_move(state: GameState, move: Move) -> GameState:
             # R4: the waste is turned over, unshuffled, to form the new hand.
             hand = waste[::-1]
             waste = ()
-            if not known[player]:  # the waste was public: the hand it forms is known, in order
-                known = (True, known[1], *known[2:]) if player == 0 else (known[0], True, *known[2:])
             if plan.stalemate:
                 exhausted, played = _mark(player, exhausted, played)
                 ends = ends or (exhausted[0] and exhausted[1])
+        # A hand formed from the (face-up) waste is known, in order, until it runs out.
+        known = (turnover or hand_known[player]) and len(hand) > 1
+        if known is not hand_known[player]:
+            hand_known = (known, hand_known[1]) if player == 0 else (hand_known[0], known)
         new = list(piles)
         new[plan.hand] = hand[:-1]
         new[plan.waste] = waste + hand[-1:]
@@ -719,13 +496,12 @@ def apply_move(state: GameState, move: Move) -> GameState:
                 ends = ends or (exhausted[0] and exhausted[1])
     else:
         raise _not_a_move("apply_move", move)
-    after = _raw_state(rules, piles, player, count, drawn, passes, exhausted, played, state.counters, None, found, tab0, tab1, known)
-    if not plan.revisits and _shuttles(move):
-        seen = cache[SEEN]
-        here = frozenset((_shape(plan, state.piles[T0:R0]),))
-        after._engine[SEEN] = here if seen is None else seen | here
+    after = raw_state(
+        rules, piles, player, count, drawn, passes, exhausted, played, state.counters,
+        hand_known, reserve_known, state.from_deal, turn, None, found, tab0, tab1, seen, shape,
+    )
     if plan.endings:
-        _set_counters(
+        set_counters(
             after,
             tuple(
                 _count(e, e.update(c, state, move, after)) for e, c in zip(plan.endings, state.counters)
@@ -737,6 +513,107 @@ def apply_move(state: GameState, move: Move) -> GameState:
     if ends:
         after._engine[OUTCOME] = game_end(after)
     return after
+
+
+def _track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[tuple[Move, ...], Any, Any]:
+    """Under revisits=false: the next state's turn moves, and what the engine keeps of its run (SEEN, SHAPE)."""
+    piles = state.piles
+    cls = type(move)
+    if cls is Play:
+        source = move.source.id  # type: ignore[attr-defined]
+        target = move.target.id  # type: ignore[attr-defined]
+        if T0 <= target < R0:
+            if T0 <= source < R0:
+                return _shuttle(state, cache, plan, move, source, target, 1)
+            # A card joins the tableau: keep the key up to date (see crapette._shapes).
+            key = cache[SHAPE]
+            if key is not None:
+                pile = piles[target]
+                key += (plan.shapes.base[target - T0] + (pile[-1].index + 1 if pile else 0)) << (10 * piles[source][-1].index)
+            return (), None, key
+        if T0 <= source < R0:
+            key = cache[SHAPE]
+            if key is not None:
+                pile = piles[source]
+                below = pile[-2].index + 1 if len(pile) > 1 else 0
+                key -= (plan.shapes.base[source - T0] + below) << (10 * pile[-1].index)
+            return (), None, key
+        return (), None, cache[SHAPE]
+    if cls is MoveStack:
+        return _shuttle(state, cache, plan, move, move.source.id, move.target.id, move.count)  # type: ignore[attr-defined]
+    return (), None, cache[SHAPE]
+
+
+def _shuttle(
+    state: GameState, cache: list[Any], plan: Plan, move: Move, source: int, target: int, count: int
+) -> tuple[tuple[Move, ...], Run, int]:
+    """The turn moves and the run of the state after ``move``, a move between tableau piles (revisits=false)."""
+    seen, moved, key = _run(state, cache)
+    shape = plan.shapes
+    piles = state.piles
+    if count == 1:
+        # Only the code of the card that moves changes (see crapette._shapes).
+        base = shape.base
+        cards = piles[source]
+        card = cards[-1].index
+        dest = piles[target]
+        old = base[source - T0] + (cards[-2].index + 1 if len(cards) > 1 else 0)
+        after = key + ((base[target - T0] + (dest[-1].index + 1 if dest else 0) - old) << (10 * card))
+        changed = moved if card in moved else moved | {card}
+    else:
+        after = key + shape.delta(piles, source, target, count)
+        changed = moved | shape.changed(piles, source, target, count)
+    return (*state.turn_moves, move), (seen | {key}, changed, after), after
+
+
+def _turn_problem(state: GameState) -> str:
+    """What is wrong with ``state.turn_moves`` ("" if nothing): each must be a legal move between
+    tableau piles from the position before it, taking the moves back from ``state``'s piles."""
+    moves = state.turn_moves
+    for i, move in enumerate(moves):
+        if type(move) not in _MOVE_TYPES or not shuttles(move):
+            return f"turn_moves[{i}] is {brief(move)}, not a move between two tableau piles"
+    piles = state.piles
+    for p in (0, 1):
+        if not (piles[R0 + p] or piles[H0 + p] or piles[W0 + p]):
+            return f"turn_moves is not empty although player {p} has emptied reserve, hand and waste"
+    back = list(piles)
+    for i in range(len(moves) - 1, -1, -1):
+        move = moves[i]
+        k = move.count if type(move) is MoveStack else 1
+        source, target = move.source.id, move.target.id  # type: ignore[attr-defined]
+        cards = back[target]
+        if len(cards) < k:
+            return f"turn move {i + 1} ({move}) does not fit the piles: {ALL_PILES[target]} holds fewer than {k} card(s) to take back"
+        back[source] = back[source] + cards[len(cards) - k :]
+        back[target] = cards[: len(cards) - k]
+    rules = state.rules
+    plan = plans(rules)[state.current_player]
+    start = state.move_count - len(moves)
+    fields = (rules, tuple(back), state.current_player, start, state.drawn, 0, state.exhausted, state.played,
+              state.counters, state.hand_known, state.reserve_known, state.from_deal, ())
+    try:
+        GameState(*fields)
+    except InvalidStateError as exc:
+        return f"taking the turn's moves back gives an impossible position: {exc}"
+    here = raw_state(*fields)
+    for i, move in enumerate(moves):
+        if move not in legal_moves(here):
+            return f"turn move {i + 1} ({move}) is not legal in the position before it: {explain_illegal(here, move)}"
+        turn, seen, shape = _track(here, here._engine, plan, move)
+        k = move.count if type(move) is MoveStack else 1
+        source, target = move.source.id, move.target.id  # type: ignore[attr-defined]
+        new = list(here.piles)
+        new[target] = new[target] + new[source][len(new[source]) - k :]
+        new[source] = new[source][: len(new[source]) - k]
+        here = raw_state(
+            rules, tuple(new), state.current_player, start + i + 1, state.drawn, 0, state.exhausted, state.played,
+            state.counters, state.hand_known, state.reserve_known, state.from_deal, turn, None, None, None, None, seen, shape,
+        )
+    return ""
+
+
+register_turn_check(_turn_problem)
 
 
 def _not_a_move(caller: str, move: object) -> TypeError:
@@ -781,14 +658,14 @@ def explain_illegal(state: GameState, move: Move) -> str:
     reason = _rule_broken(state, move)
     if reason:
         return reason
-    if not state.rules.revisits and _shuttles(move):
-        plan = _plans(state.rules)[state.current_player]
-        if _revisit(state, plan, move, _shape(plan, state.piles[T0:R0])):
-            return "it would recreate a position already reached in this turn, which these rules forbid (revisits=false)"
-    # The move obeys the building rules: what forbids it is precedence.
+    # The move obeys the building rules: what forbids it is precedence, or the turn's history.
     listed = " ".join(str(m) for m in legal[:6]) + (" ..." if len(legal) > 6 else "")
-    if legal and isinstance(legal[0], Play) and legal[0].target.kind is PileKind.FOUNDATION:
+    if legal and isinstance(legal[0], Play) and legal[0].target.kind is PileKind.FOUNDATION and state.rules.foundation_plays is FoundationPlays.COMPULSORY:
         return f"foundation plays are compulsory and come first (section 10 of the rules): {listed}"
+    if not state.rules.revisits and shuttles(move):
+        if len(state.turn_moves) >= MAX_TURN_MOVES:
+            return f"a turn may make at most {MAX_TURN_MOVES} moves between tableau piles in a row (revisits=false)"
+        return "it would recreate a position already reached in this turn, which these rules forbid (revisits=false)"
     if isinstance(move, (Draw, EndTurn)):
         return (
             "while the reserve is not empty, the empty tableau piles must be filled "
@@ -801,7 +678,7 @@ def _rule_broken(state: GameState, move: Move) -> str:
     rules = state.rules
     piles = state.piles
     p = state.current_player
-    plan = _plans(rules)[p]
+    plan = plans(rules)[p]
     if isinstance(move, Pass):
         legal = legal_moves(state)
         return f"Pass is legal only with no other move, and player {p} has {len(legal)}, e.g. {legal[0]}"
@@ -851,7 +728,7 @@ def _rule_broken(state: GameState, move: Move) -> str:
     return ""
 
 
-def _source_problem(state: GameState, plan: _Plan, source: object) -> str:
+def _source_problem(state: GameState, plan: Plan, source: object) -> str:
     p = state.current_player
     pile = ALL_PILES[source.id]  # type: ignore[attr-defined]
     if pile.kind in (PileKind.RESERVE, PileKind.WASTE) and pile.index != p:
@@ -871,7 +748,7 @@ def _source_problem(state: GameState, plan: _Plan, source: object) -> str:
     return ""
 
 
-def _stack_problem(state: GameState, plan: _Plan, move: MoveStack) -> str:
+def _stack_problem(state: GameState, plan: Plan, move: MoveStack) -> str:
     if not state.rules.stack_moves:
         return "stack moves are not part of these rules: only top cards move"
     piles = state.piles

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ._engine import legal_moves
 from ._moves import Play
-from ._state import H0, R0, T0, W0, GameState, _raw_state
+from ._state import H0, R0, T0, W0, GameState, raw_state
 
 __all__ = ["FEATURES", "WEIGHTS", "features", "score", "value"]
 
@@ -38,8 +38,9 @@ WEIGHTS = (-0.0291, -0.0325, 0.0304, 0.0242, 0.0174, 0.0, 0.0)
 def _reserve_playable(state: GameState, player: int) -> bool:
     """Whether ``player``'s reserve top could be played if ``player`` were to move now (no drawn card)."""
     if state.current_player != player or state.drawn:
-        state = _raw_state(
-            state.rules, state.piles, player, state.move_count, False, 0, state.exhausted, state.played, state.counters
+        state = raw_state(
+            state.rules, state.piles, player, state.move_count, False, 0, state.exhausted, state.played,
+            state.counters, state.hand_known, state.reserve_known, state.from_deal, (),
         )
     reserve = R0 + player
     for move in legal_moves(state):

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import attrs
 
 from ._errors import ParseError, brief
-from ._state import ALL_PILES, Pile, PileKind, parse_pile
+from ._piles import ALL_PILES, Pile, PileKind, parse_pile
 
 __all__ = ["Draw", "EndTurn", "Move", "MoveStack", "Pass", "Play", "parse_move", "MAX_STACK"]
 

@@ -147,22 +147,6 @@ class Flag(Kind[bool]):
         return "bool"
 
 
-class HistoryFlag(Flag):
-    """A flag whose False makes legality depend on the positions reached earlier in the turn.
-
-    Such a history is not part of a state's fields (nor of a position
-    string), so the default strategies draw only True; tests of the False
-    side draw it themselves.
-    """
-
-    def strategy(self) -> SearchStrategy[bool]:
-        from hypothesis import strategies as st
-
-        return st.just(True)
-
-
-
-
 class Choice(Kind[E]):
     """One member of a str enum; given as the member or its string."""
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from ._cards import Card, parse_card
 from ._errors import InvalidRulesError, ParseError, brief
+from ._moves import Move, parse_move
 from ._options import parse_number
 from ._rules import RuleSet, parse_rules
-from ._state import F0, H0, R0, T0, W0, GameState, _deprecated
+from ._state import F0, H0, MAX_TURN_MOVES, R0, T0, W0, GameState, _deprecated
 
 __all__ = [
     "MAX_POSITION_LENGTH",
@@ -23,8 +24,9 @@ __all__ = [
     "to_position",
 ]
 
-#: The longest position string accepted (a real one is under 800 characters).
-MAX_POSITION_LENGTH = 4096
+#: The longest position string accepted: a real one is under 1,000 characters;
+#: the bound leaves room for a turn's moves (at most ``MAX_TURN_MOVES``, 1,000).
+MAX_POSITION_LENGTH = 16384
 
 
 def check_text(text: object, caller: str, what: str, limit: int) -> str:
@@ -80,7 +82,7 @@ def rules_from_text(text: str) -> RuleSet:
 
 
 _GROUPS = (("F", F0, 8), ("T", T0, 8), ("R", R0, 2), ("H", H0, 2), ("W", W0, 2))
-_FIELD_NAMES = ("rules", "player", "move count", "flags", "F:", "T:", "R:", "H:", "W:")
+_FIELD_NAMES = ("rules", "player", "move count", "flags", "F:", "T:", "R:", "H:", "W:", "M:")
 
 
 def _flags(state: GameState) -> str:
@@ -107,7 +109,18 @@ def to_position(state: GameState) -> str:
     for letter, base, count in _GROUPS:
         piles = state.piles[base : base + count]
         parts.append(letter + ":" + "/".join(",".join(map(str, p)) or "-" for p in piles))
+    memory = _memory(state)
+    if memory:
+        parts.append("M:" + ",".join(memory))
     return " ".join(parts)
+
+
+def _memory(state: GameState) -> list[str]:
+    items = ["deal"] if state.from_deal else []
+    items += [f"h{p}" for p in (0, 1) if state.hand_known[p]]
+    items += [f"r{p}={n}" for p, n in enumerate(state.reserve_known) if n]
+    items += [str(m) for m in state.turn_moves]
+    return items
 
 
 def _field_error(number: int, detail: str) -> ParseError:
@@ -115,9 +128,9 @@ def _field_error(number: int, detail: str) -> ParseError:
 
 
 def parse_position(text: str) -> GameState:
-    """Read a position string, as ``str(state)`` writes it: nine fields separated by spaces.
+    """Read a position string, as ``str(state)`` writes it: nine fields separated by spaces, and the memory.
 
-    ``<rules> <player> <move count> <flags> F:<piles> T:<piles> R:<piles> H:<piles> W:<piles>``
+    ``<rules> <player> <move count> <flags> F:<piles> T:<piles> R:<piles> H:<piles> W:<piles> [M:<memory>]``
 
     - rules: a rules text (see :func:`~crapette.parse_rules`): a preset name,
       optionally followed by the options that differ from it in parentheses:
@@ -130,33 +143,44 @@ def parse_position(text: str) -> GameState:
       count is not zero, ``c<count>`` for each of them in order (e.g. ``c3c0``);
     - the piles of each kind in the order of :data:`~crapette.ALL_PILES`,
       separated by ``/``; each pile lists its cards bottom to top,
-      separated by commas, or is ``-`` when empty.
+      separated by commas, or is ``-`` when empty;
+    - the memory, written when the state remembers anything (since 0.3.0;
+      left out, nothing is known beyond what the piles show): ``M:`` then,
+      separated by commas, ``deal`` (:attr:`~crapette.GameState.from_deal`),
+      ``h0``/``h1`` (:attr:`~crapette.GameState.hand_known`), ``r0=<n>``/``r1=<n>``
+      (:attr:`~crapette.GameState.reserve_known`), and the turn's moves between
+      tableau piles, first to last (:attr:`~crapette.GameState.turn_moves`).
 
     ``parse_position(str(state)) == state`` for every state.
 
-    >>> from crapette import new_game
+    >>> from crapette import apply_move, new_game, parse_move
     >>> state = new_game("classic", seed=2)
-    >>> parse_position(str(state)) == state
-    True
+    >>> parse_position(str(state)) == state, str(state).split()[-1]
+    (True, 'M:deal')
     >>> parse_position("casual 2 0 - F: T: R: H: W:")
     Traceback (most recent call last):
     ...
     crapette.ParseError: invalid position: field 2 (player): the player to move must be 0 or 1, got '2'
 
     :raises ParseError: if the text is malformed or longer than
-        ``MAX_POSITION_LENGTH`` (4096) characters; the message names the field,
+        ``MAX_POSITION_LENGTH`` (16,384) characters; the message names the field,
         pile and card.
     :raises InvalidRulesError: if the rules make no sense or name a rule part
         that is not registered.
-    :raises InvalidStateError: if the text describes an impossible state.
+    :raises InvalidStateError: if the text describes an impossible state, or a
+        memory that the piles and rules make impossible (a known card that
+        cannot be, a turn's move that does not fit the piles or was not legal).
     :raises TypeError: if ``text`` is not a str.
+
+    .. versionchanged:: 0.3.0
+       The memory field.
     """
     check_text(text, "parse_position", "invalid position", MAX_POSITION_LENGTH)
     fields = text.split()
-    if len(fields) != 9:
+    if len(fields) not in (9, 10):
         raise ParseError(
             "invalid position: expected 9 fields separated by spaces (rules, player, "
-            f"move count, flags, F:, T:, R:, H:, W:), got {len(fields)}"
+            f"move count, flags, F:, T:, R:, H:, W:) and maybe the memory M:, got {len(fields)}"
         )
     try:
         rules = parse_rules(fields[0])
@@ -192,7 +216,46 @@ def parse_position(text: str) -> GameState:
                 except ParseError as exc:
                     raise _field_error(number, f"pile {letter}{index}, card {position}: {exc}") from None
             piles.append(tuple(cards))
-    return GameState(rules, tuple(piles), player, move_count, drawn, passes, exhausted, played, counters)
+    known, reserve, dealt, turn = _parse_memory(fields[9]) if len(fields) == 10 else ((False, False), (0, 0), False, ())
+    return GameState(
+        rules, tuple(piles), player, move_count, drawn, passes, exhausted, played, counters, known, reserve, dealt, turn
+    )
+
+
+def _parse_memory(field: str) -> tuple[tuple[bool, bool], tuple[int, int], bool, tuple[Move, ...]]:
+    head, colon, body = field.partition(":")
+    if head.upper() != "M" or not colon or not body:
+        raise _field_error(10, f"expected M: followed by what the state remembers, got {brief(field, 20)}")
+    known, reserve = [False, False], [0, 0]
+    dealt = False
+    turn: list[Move] = []
+    items = body.split(",")
+    if len(items) > MAX_TURN_MOVES + 5:
+        raise _field_error(10, f"{len(items)} items: a state remembers at most {MAX_TURN_MOVES} turn moves")
+    for position, item in enumerate(items, 1):
+        low = item.lower()
+        if low == "deal" and not dealt and not turn:
+            dealt = True
+        elif low in ("h0", "h1") and not known[int(low[1])] and not turn:
+            known[int(low[1])] = True
+        elif low[:3] in ("r0=", "r1=") and not reserve[int(low[1])] and not turn:
+            try:
+                count = parse_number("a known reserve count", low[3:])
+            except ParseError as exc:
+                raise _field_error(10, f"item {position} ({brief(item, 20)}): {exc}") from None
+            if not 1 <= count <= 103:
+                raise _field_error(10, f"item {position}: a known reserve count is 1 to 103, got {count}")
+            reserve[int(low[1])] = count
+        else:
+            try:
+                turn.append(parse_move(item))
+            except ParseError:
+                raise _field_error(
+                    10,
+                    f"unexpected {brief(item, 20)} at item {position} (expected deal, h0, h1, r0=<n>, r1=<n> "
+                    "once each, then the turn's moves between tableau piles)",
+                ) from None
+    return (known[0], known[1]), (reserve[0], reserve[1]), dealt, tuple(turn)
 
 
 def _parse_flags(

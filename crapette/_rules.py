@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import attrs
 
 from ._errors import InvalidRulesError, ParseError, RulePartError, brief
-from ._options import Choice, Count, Flag, HistoryFlag, Limit, Option, OptionalPart, Part, Parts, Subset, option
+from ._options import Choice, Count, Flag, Limit, Option, OptionalPart, Part, Parts, Subset, option
 from ._parts import (
     BUILT_IN_ENDINGS,
     Blocked,
@@ -181,7 +181,7 @@ class RuleSet:
         Choice(StackLimit), StackLimit.EMPTY_PILES, "How many cards a stack move may carry (ruling R5)."
     )
     revisits: bool = option(
-        HistoryFlag(),
+        Flag(),
         True,
         "Whether a move may recreate a position already reached in the same turn (off: such a move is illegal).",
     )

@@ -1,21 +1,19 @@
-"""Piles and their layout, the game state, how a game ends, and validation of states."""
+"""The game state, how a game ends, and validation of states (the piles are in ``crapette._piles``)."""
 
 from __future__ import annotations
 
-import enum
 import operator
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Union, cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Union, cast
 
 import attrs
 
 from ._cards import ALL_CARDS, Card, parse_card
 from ._errors import InvalidRulesError, InvalidStateError, ParseError, brief
 from ._outcome import MAX_NUMBER, EndReason, Outcome, check_number
+from ._moves import Move
+from ._piles import ALL_PILES, F0, H0, NUM_PILES, R0, T0, W0, Pile, PileKind, parse_pile
 from ._rules import LoadTarget, RuleSet, to_rules
-
-if TYPE_CHECKING:
-    from ._moves import Move
 
 __all__ = [
     "ALL_PILES",
@@ -23,6 +21,7 @@ __all__ = [
     "F0",
     "GameState",
     "H0",
+    "MAX_TURN_MOVES",
     "NUM_PILES",
     "Outcome",
     "Pile",
@@ -35,160 +34,6 @@ __all__ = [
     "settle",
     "validate",
 ]
-
-
-class PileKind(enum.Enum):
-    """The five kinds of pile. The value is the kind's letter in the notation.
-
-    >>> Pile.tableau(3).kind, PileKind("R")
-    (PileKind.TABLEAU, PileKind.RESERVE)
-    """
-
-    FOUNDATION = "F"
-    TABLEAU = "T"
-    RESERVE = "R"
-    HAND = "H"
-    WASTE = "W"
-
-    def __repr__(self) -> str:
-        return f"PileKind.{self.name}"
-
-
-# The pile layout, named here once: GameState.piles[i] is ALL_PILES[i]. The
-# foundations come first, then the tableau, then each player's reserve, hand
-# and waste (player 0's, then player 1's). Every module addresses piles
-# through these ids: F0 + i is foundation i, T0 + i tableau pile i, R0 + p,
-# H0 + p and W0 + p are player p's reserve, hand and waste.
-F0, T0, R0, H0, W0 = 0, 8, 16, 18, 20
-#: Number of piles on the table: 8 foundations, 8 tableau piles, and a reserve,
-#: a hand and a waste for each player.
-NUM_PILES = 22
-
-_KIND_BASE = {
-    PileKind.FOUNDATION: (F0, 8),
-    PileKind.TABLEAU: (T0, 8),
-    PileKind.RESERVE: (R0, 2),
-    PileKind.HAND: (H0, 2),
-    PileKind.WASTE: (W0, 2),
-}
-
-
-@attrs.frozen(init=False, eq=False, repr=False)
-class Pile:
-    """The address of one of the 22 piles on the table.
-
-    ``index`` is the foundation or tableau number (0-7), or the owning player
-    (0 or 1) of a reserve, hand or waste. ``id`` is the pile's position in
-    :attr:`GameState.piles`. Piles are interned like cards.
-
-    >>> Pile.tableau(3)
-    Pile.tableau(3)
-    >>> str(Pile.reserve(1)), Pile.reserve(1).id
-    ('R1', 17)
-    >>> Pile(PileKind.WASTE, 0) is Pile.waste(0)
-    True
-
-    :raises ValueError: if the index is out of range for the kind.
-    """
-
-    kind: PileKind
-    index: int
-    id: int = attrs.field(init=False)
-
-    def __new__(cls, kind: PileKind, index: int) -> Pile:
-        if not isinstance(kind, PileKind):
-            raise ValueError(f"kind must be a PileKind, got {brief(kind)}")
-        base, count = _KIND_BASE[kind]
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < count:
-            raise ValueError(f"a {kind.name.lower()} pile index must be 0 to {count - 1}, got {brief(index)}")
-        return ALL_PILES[base + index]
-
-    def __hash__(self) -> int:
-        return self.id
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Pile, (self.kind, self.index))
-
-    def __str__(self) -> str:
-        return f"{self.kind.value}{self.index}"
-
-    def __repr__(self) -> str:
-        return f"Pile.{self.kind.name.lower()}({self.index})"
-
-    @property
-    def owner(self) -> int | None:
-        """The player a reserve, hand or waste belongs to, or whose deck dealt a tableau pile.
-
-        None for foundations.
-
-        >>> Pile.tableau(5).owner
-        1
-        """
-        if self.kind is PileKind.FOUNDATION:
-            return None
-        if self.kind is PileKind.TABLEAU:
-            return self.index // 4
-        return self.index
-
-    @classmethod
-    def foundation(cls, index: int) -> Pile:
-        """Foundation ``index`` (0-7)."""
-        return cls(PileKind.FOUNDATION, index)
-
-    @classmethod
-    def tableau(cls, index: int) -> Pile:
-        """Tableau pile ``index`` (0-7; 0-3 dealt from player 0's deck, 4-7 from player 1's)."""
-        return cls(PileKind.TABLEAU, index)
-
-    @classmethod
-    def reserve(cls, player: int) -> Pile:
-        """The reserve of ``player``."""
-        return cls(PileKind.RESERVE, player)
-
-    @classmethod
-    def hand(cls, player: int) -> Pile:
-        """The hand of ``player``."""
-        return cls(PileKind.HAND, player)
-
-    @classmethod
-    def waste(cls, player: int) -> Pile:
-        """The waste of ``player``."""
-        return cls(PileKind.WASTE, player)
-
-
-def _make_piles() -> tuple[Pile, ...]:
-    piles = []
-    for kind, (base, count) in _KIND_BASE.items():
-        for index in range(count):
-            pile = object.__new__(Pile)
-            object.__setattr__(pile, "kind", kind)
-            object.__setattr__(pile, "index", index)
-            object.__setattr__(pile, "id", base + index)
-            piles.append(pile)
-    return tuple(piles)
-
-
-#: The 22 piles in :attr:`GameState.piles` order: F0-F7, T0-T7, R0, R1, H0, H1, W0, W1.
-ALL_PILES: tuple[Pile, ...] = _make_piles()
-_PILE_TEXT = {str(p): p for p in ALL_PILES}
-
-
-def parse_pile(text: str) -> Pile:
-    """Read a pile: a kind letter and a number, ``F0``-``F7``, ``T0``-``T7``, ``R0``, ``R1``, ``H0``, ``H1``, ``W0``, ``W1``.
-
-    >>> parse_pile("t3")
-    Pile.tableau(3)
-
-    :raises ParseError: if the text is not a pile.
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"parse_pile() expects a str, got {type(text).__name__}")
-    pile = _PILE_TEXT.get(text.strip().upper()) if len(text) < 64 else None
-    if pile is None:
-        raise ParseError(
-            f"invalid pile {text[:64]!r}: expected F0-F7, T0-T7, R0, R1, H0, H1, W0 or W1"
-        )
-    return pile
 
 
 def game_end(state: GameState) -> Outcome | None:
@@ -289,24 +134,29 @@ class _EngineSlot:
     _engine: list[Any]
 
 
-# Positions in a state's engine list: how the game ended, the legal moves, the
-# hash, the engine's foundation index, its tableau index for each player, and
-# (under revisits=false) the shapes of the tableaux reached earlier in the turn,
-# and what the public history makes known (see _known).
-# _raw_state builds the list (GameState's validating constructor makes a blank one).
-OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1, SEEN, KNOWN = _CACHE_LAYOUT = range(8)
+# Positions in a state's engine list, all derived from the fields: how the game
+# ended, the legal moves, the hash, the engine's foundation index, its tableau
+# index for each player, and under revisits=false the shape keys of the
+# tableaux the turn has reached before this one (SEEN) and of this one (SHAPE)
+# (see crapette._engine.shape_key). raw_state builds the list.
+OUTCOME, LEGAL, HASH, FOUND, TAB0, TAB1, SEEN, SHAPE = CACHE_LAYOUT = range(8)
 
-# KNOWN is history, not a field: what a player with perfect memory knows of the
-# face-down cards, carried by apply_move from state to state. It is a tuple
-# (hand 0 known, hand 1 known, reserve 0 known, reserve 1 known, from the deal):
-# a hand is known once it was formed by turning over the (public) waste; a
-# reserve's known count says how many cards from its top are known (stored
-# lazily: _known clamps it to at least 1 while the reserve has a card, and to
-# its size); "from the deal" is True when the state was followed from a new
-# game, so every card never seen lies where it was dealt, in its owner's
-# reserve or hand. A state built from its fields knows only what it shows.
-UNKNOWN = (False, False, 1, 1, False)
-DEALT = (False, False, 1, 1, True)
+#: The most moves between tableau piles a turn may make in a row under
+#: ``revisits=False`` (see :attr:`GameState.turn_moves`): far beyond any real
+#: turn, it bounds what a state remembers, so every state can be written.
+MAX_TURN_MOVES = 1000
+
+# The state's memory is checked against the rules by the engine (it replays the
+# turn's moves), which this module cannot import: the engine registers the check.
+_turn_checks: list[Callable[[GameState], str]] = []
+
+
+def register_turn_check(check: Callable[[GameState], str]) -> None:
+    """Let :func:`validate` ask ``check(state)`` what is wrong with ``state.turn_moves`` ("" if nothing).
+
+    The engine registers its replay of the turn's moves when it is imported.
+    """
+    _turn_checks[:] = [check]
 
 
 #: A pile written for :meth:`GameState.from_piles`: cards (or their notation), or one string of card notations.
@@ -336,7 +186,17 @@ class GameState(_EngineSlot):
     >>> len(state.reserves[0]), len(state.hands[0]), [len(p) for p in state.tableau]
     (12, 36, [1, 1, 1, 1, 1, 1, 1, 1])
 
+    A state also remembers what the public history showed and, under
+    ``revisits=False``, the positions its turn has reached (the last four
+    fields, :ref:`section 12 of the rules <rules-12>`): they are part of its
+    value, so two equal states play alike in every respect and a state read
+    back from its position string plays as the original. Left out, nothing is
+    remembered beyond what the piles show.
+
     :raises InvalidStateError: listing every broken invariant (see :func:`validate`).
+
+    .. versionchanged:: 0.3.0
+       ``hand_known``, ``reserve_known``, ``from_deal`` and ``turn_moves``.
     """
 
     #: The rules in force (a rules text is read with :func:`~crapette.parse_rules`).
@@ -359,6 +219,23 @@ class GameState(_EngineSlot):
     #: :class:`~crapette.Ending`); empty when the rules have none. Left empty,
     #: it is filled with zeros.
     counters: tuple[int, ...] = attrs.field(default=(), converter=_to_tuple)
+    #: Per player: True when the order of the hand is known to both players,
+    #: because the hand was formed by turning the (face-up) waste over; always
+    #: False for an empty hand (:ref:`section 12 of the rules <rules-12>`).
+    hand_known: tuple[bool, bool] = attrs.field(default=(False, False), converter=_to_tuple)
+    #: Per player: how many cards under the reserve's face-up top card are known,
+    #: because they lay face up on top before cards loaded onto the reserve
+    #: covered them; 0 for an empty reserve, at most its size less one.
+    reserve_known: tuple[int, int] = attrs.field(default=(0, 0), converter=_to_tuple)
+    #: True when the game was followed from its deal (:func:`~crapette.new_game`,
+    #: then moves): every card nobody has seen then lies where it was dealt, in
+    #: its owner's reserve or hand. False for a position known only by its piles.
+    from_deal: bool = False
+    #: Under ``revisits=False``: the moves between tableau piles made in a row
+    #: since the turn's last other move, first to last. They name the positions
+    #: the turn has reached, which no move may recreate; always empty under
+    #: ``revisits=True`` (at most :data:`MAX_TURN_MOVES`).
+    turn_moves: tuple[Move, ...] = attrs.field(default=(), converter=_to_tuple)
 
     def __attrs_post_init__(self) -> None:
         if self.counters == () and isinstance(self.rules, RuleSet) and self.rules.endings:
@@ -366,8 +243,7 @@ class GameState(_EngineSlot):
         problems = _problems(self)
         if problems:
             raise InvalidStateError(problems)
-        object.__setattr__(self, "_engine", [None] * len(_CACHE_LAYOUT))
-        self._engine[KNOWN] = UNKNOWN
+        object.__setattr__(self, "_engine", [None] * len(CACHE_LAYOUT))
         self._engine[OUTCOME] = game_end(self)
 
     def __hash__(self) -> int:
@@ -379,7 +255,7 @@ class GameState(_EngineSlot):
 
     def _fields(self) -> tuple[Any, ...]:
         """The fields that make the state: what equality compares, in the order of ``__init__``."""
-        fields: tuple[Any, ...] = _get_fields(self)
+        fields: tuple[Any, ...] = get_fields(self)
         return fields
 
     def __str__(self) -> str:
@@ -398,11 +274,10 @@ class GameState(_EngineSlot):
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Only the fields, the outcome and what the history made known travel:
-        # the rest of the engine's list is rebuilt on demand, and a cached hash
-        # would be wrong in another process (Python salts str hashes).
-        cache = self._engine
-        return (_raw_state, (*self._fields(), cache[OUTCOME], None, None, None, cache[KNOWN]))
+        # Only the fields and the outcome travel: the rest of the engine's list
+        # is rebuilt on demand, and a cached hash would be wrong in another
+        # process (Python salts str hashes).
+        return (restore_state, (*self._fields(), self._engine[OUTCOME]))
 
     @classmethod
     def from_piles(
@@ -422,6 +297,10 @@ class GameState(_EngineSlot):
         exhausted: tuple[bool, bool] = (False, False),
         played: tuple[bool, bool] = (False, False),
         counters: tuple[int, ...] = (),
+        hand_known: tuple[bool, bool] = (False, False),
+        reserve_known: tuple[int, int] = (0, 0),
+        from_deal: bool = False,
+        turn_moves: tuple[Move, ...] = (),
     ) -> GameState:
         """Build a state from the piles you name, grouped by kind, each pile listed bottom to top.
 
@@ -438,7 +317,9 @@ class GameState(_EngineSlot):
         only after the hand cards you named, and it counts in the pile's size,
         so in scores, in who has emptied their piles, and for the stalemate
         rule; nothing else. The rules may be a :class:`~crapette.RuleSet` or a
-        rules text.
+        rules text. The other arguments are the fields of :class:`GameState`
+        of the same names; left out, nothing is known beyond what the piles
+        show.
 
         >>> from crapette import legal_moves
         >>> state = GameState.from_piles(
@@ -477,7 +358,8 @@ class GameState(_EngineSlot):
                 left = tuple(c for c in ALL_CARDS[52 * player : 52 * player + 52] if c not in placed)
                 piles[under + player] = left + piles[under + player]
         return cls(
-            rules, tuple(piles), current_player, move_count, drawn, passes, exhausted, played, counters
+            rules, tuple(piles), current_player, move_count, drawn, passes, exhausted, played, counters,
+            hand_known, reserve_known, from_deal, turn_moves,
         )
 
     # Position strings -------------------------------------------------------
@@ -584,7 +466,8 @@ class GameState(_EngineSlot):
 # GameState's fields are declared once, by the class; everything else that
 # builds or takes apart a state goes through these, in the class's order.
 
-_get_fields = operator.attrgetter(*(field.name for field in attrs.fields(GameState)))
+#: The fields of a state as a tuple, in the order of ``GameState.__init__``.
+get_fields = operator.attrgetter(*(field.name for field in attrs.fields(GameState)))
 _new = object.__new__
 (
     _set_rules,
@@ -596,11 +479,17 @@ _new = object.__new__
     _set_exhausted,
     _set_played,
     _set_counters,
+    _set_hand_known,
+    _set_reserve_known,
+    _set_from_deal,
+    _set_turn_moves,
 ) = (getattr(GameState, field.name).__set__ for field in attrs.fields(GameState))
 _set_engine = getattr(GameState, "_engine").__set__
+#: Sets a state's ``counters`` in place: for the engine, on a state it has just made.
+set_counters = _set_counters
 
 
-def _raw_state(
+def raw_state(
     rules: RuleSet,
     piles: tuple[tuple[Card, ...], ...],
     current_player: int,
@@ -610,20 +499,25 @@ def _raw_state(
     exhausted: tuple[bool, bool],
     played: tuple[bool, bool],
     counters: tuple[int, ...],
+    hand_known: tuple[bool, bool],
+    reserve_known: tuple[int, int],
+    from_deal: bool,
+    turn_moves: tuple[Move, ...],
     outcome: Outcome | None = None,
     found: Any = None,
     tab0: Any = None,
     tab1: Any = None,
-    known: tuple[bool, bool, int, int, bool] = UNKNOWN,
+    seen: Any = None,
+    shape: Any = None,
 ) -> GameState:
     """A state from the fields of a valid one, positionally, without validation or attrs.
 
     The one way the engine, unpickling and the search build states: the
     fields in :class:`GameState`'s order, then what the engine list starts
-    with (the outcome if known, and the engine's foundation and tableau
-    indexes carried over from the state before, and what the history made
-    known, see KNOWN; the rest is worked out on demand). Nothing is checked:
-    the caller vouches for a valid state.
+    with (the outcome if known, and what the engine carries over from the
+    state before: its foundation and tableau indexes, and the shape keys of
+    the turn's tableaux; the rest is worked out on demand). Nothing is
+    checked: the caller vouches for a valid state.
     """
     state = _new(GameState)
     _set_rules(state, rules)
@@ -635,43 +529,32 @@ def _raw_state(
     _set_exhausted(state, exhausted)
     _set_played(state, played)
     _set_counters(state, counters)
-    _set_engine(state, [outcome, None, None, found, tab0, tab1, None, known])
+    _set_hand_known(state, hand_known)
+    _set_reserve_known(state, reserve_known)
+    _set_from_deal(state, from_deal)
+    _set_turn_moves(state, turn_moves)
+    _set_engine(state, [outcome, None, None, found, tab0, tab1, seen, shape])
     return state
 
 
-def _known(state: GameState) -> tuple[bool, bool, int, int, bool]:
-    """What the public history makes known of ``state``'s face-down cards, clamped to its piles.
-
-    (hand 0 known, hand 1 known, known cards from reserve 0's top, from
-    reserve 1's top, every unseen card lies where it was dealt). An empty
-    hand counts as known; a non-empty reserve's top is always known.
-    """
-    h0, h1, r0, r1, dealt = state._engine[KNOWN]
-    piles = state.piles
-    return (
-        h0 or not piles[H0],
-        h1 or not piles[H0 + 1],
-        min(r0 if r0 > 1 else 1, len(piles[R0])),
-        min(r1 if r1 > 1 else 1, len(piles[R0 + 1])),
-        dealt,
-    )
+def restore_state(*args: Any) -> GameState:
+    """A state from the fields and the outcome that ``GameState.__reduce__`` gives: unpickling."""
+    return raw_state(*args)
 
 
-def _load_known(state: GameState, known: tuple[Any, ...], target: int) -> Any:
-    """KNOWN after a card is loaded onto the reserve ``target``: one more known card on top."""
-    i = target - R0 + 2
-    size = len(state.piles[target])
-    count = min(known[i] if known[i] > 1 else 1, size) + 1
-    return (*known[:i], count, *known[i + 1 :])
+def _raw_state(*args: Any) -> GameState:
+    # What pickles made by 0.2 name: the nine fields of then, the outcome, three
+    # engine indexes and (since 0.2.1) what the history made known, as
+    # (hand 0 known, hand 1 known, known reserve 0 cards, reserve 1's, from the deal).
+    fields, outcome = args[:9], args[9] if len(args) > 9 else None
+    piles = fields[1]
+    h0, h1, k0, k1, dealt = args[13] if len(args) > 13 and args[13] is not None else (False, False, 1, 1, False)
+    known = (bool(h0 and piles[H0]), bool(h1 and piles[H0 + 1]))
+    counts = (max(0, min(k0, len(piles[R0])) - 1), max(0, min(k1, len(piles[R0 + 1])) - 1))
+    return raw_state(*(*fields, known, counts, dealt, (), outcome))
 
 
-def _unload_known(known: tuple[Any, ...], source: int) -> Any:
-    """KNOWN after the reserve ``source`` gave its top card (a known card below it stays known)."""
-    i = source - R0 + 2
-    return (*known[:i], known[i] - 1, *known[i + 1 :])
-
-
-#: What pickles made before the raw constructor name (``GameState.__reduce__`` gave it the fields and the outcome).
+#: What the oldest pickles name.
 _restore = _raw_state
 
 
@@ -825,6 +708,13 @@ def _problems(state: GameState) -> list[str]:
         pair = getattr(state, name)
         if not (type(pair) is tuple and len(pair) == 2 and all(type(b) is bool for b in pair)):
             problems.append(f"{name} must be a pair of bools, got {brief(pair)}")
+    for name, pair, kind in (("hand_known", state.hand_known, bool), ("reserve_known", state.reserve_known, int)):
+        if not (type(pair) is tuple and len(pair) == 2 and all(type(x) is kind for x in pair)):
+            problems.append(f"{name} must be a pair of {kind.__name__}s, got {brief(pair)}")
+    if type(state.from_deal) is not bool:
+        problems.append(f"from_deal must be True or False, got {brief(state.from_deal)}")
+    if type(state.turn_moves) is not tuple:
+        problems.append(f"turn_moves must be a tuple of moves, got {brief(state.turn_moves)}")
     counters = state.counters
     if not (type(counters) is tuple and all(_is_int(c, 0, MAX_NUMBER) for c in counters)):
         problems.append(f"counters must be a tuple of ints from 0 to {MAX_NUMBER}, got {brief(counters)}")
@@ -850,4 +740,52 @@ def _problems(state: GameState) -> list[str]:
         ):
             problems.append("both players have emptied reserve, hand and waste")
             break
+    return problems + _memory_problems(state, sound=not problems)
+
+
+def _memory_problems(state: GameState, sound: bool) -> list[str]:
+    """What is impossible in what ``state`` remembers, given its piles and rules (section 12 of the rules)."""
+    problems: list[str] = []
+    rules, piles = state.rules, state.piles
+    for p in (0, 1):
+        hand, reserve = piles[H0 + p], piles[R0 + p]
+        if state.hand_known[p] and not hand:
+            problems.append(f"hand_known[{p}] is set but player {p}'s hand is empty")
+        known = state.reserve_known[p]
+        if not 0 <= known <= max(0, len(reserve) - 1):
+            problems.append(
+                f"reserve_known[{p}] is {known}, but player {p}'s reserve has {len(reserve)} card(s): "
+                f"at most {max(0, len(reserve) - 1)} can be known under its top"
+            )
+        elif known and LoadTarget.RESERVE not in rules.load_targets:
+            problems.append(
+                f"reserve_known[{p}] is {known}, but only a card loaded onto a reserve covers a known card, "
+                "and these rules never load a reserve"
+            )
+        elif state.from_deal:
+            # Followed from the deal, a card nobody has seen lies where it was dealt.
+            unseen = reserve[: len(reserve) - 1 - known] + (() if state.hand_known[p] else hand)
+            foreign = [str(c) for c in unseen if c.deck != p]
+            if foreign:
+                problems.append(
+                    f"from_deal is set, but player {p}'s face-down cards that nobody has seen hold "
+                    f"{' '.join(foreign[:6])}{' ...' if len(foreign) > 6 else ''} from the other deck, "
+                    "which only a seen load could have put there"
+                )
+    moves = state.turn_moves
+    if moves:
+        if rules.revisits:
+            problems.append("turn_moves is kept only under revisits=false")
+        elif len(moves) > MAX_TURN_MOVES:
+            problems.append(f"turn_moves holds {len(moves)} moves, more than MAX_TURN_MOVES ({MAX_TURN_MOVES})")
+        elif state.passes:
+            problems.append("turn_moves is not empty although the last move was a pass")
+        elif len(moves) > state.move_count:
+            problems.append(f"turn_moves holds {len(moves)} moves but only {state.move_count} were made")
+        elif sound and not problems:
+            # The turn's moves are replayed only on a state sound in every other respect.
+            for check in _turn_checks:
+                problem = check(state)
+                if problem:
+                    problems.append(problem)
     return problems

@@ -10,16 +10,18 @@ making one: the natural unit of a decision.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Hashable
 from typing import Any
 
 import attrs
 
-from ._engine import apply_move, legal_moves, pile_groups
+from ._engine import apply_move, legal_moves
 from ._errors import brief
 from ._moves import Draw, Move, MoveStack, Play
-from ._state import H0, KNOWN, R0, T0, GameState, _known
+from ._shapes import pile_groups, shapes
+from ._state import H0, R0, T0, GameState
 
-__all__ = ["DEFAULT_TURN_LIMIT", "MAX_TURN_LIMIT", "TurnEnd", "TurnEnds", "reveals", "turn_ends"]
+__all__ = ["DEFAULT_TURN_LIMIT", "MAX_TURN_LIMIT", "TurnEnd", "TurnEnds", "position_key", "reveals", "turn_ends"]
 
 #: How many positions :func:`turn_ends` collects by default before it stops.
 DEFAULT_TURN_LIMIT = 2000
@@ -55,11 +57,53 @@ def reveals(state: GameState, move: Move) -> bool:
     cls = type(move)
     if cls is Draw:
         player = state.current_player
-        return not (state._engine[KNOWN][player] or not state.piles[H0 + player])
+        return bool(state.piles[H0 + player]) and not state.hand_known[player]
     if cls is Play:
         source = move.source.id  # type: ignore[attr-defined]
-        return source == R0 + state.current_player and len(state.piles[source]) > 1 and _known(state)[source - R0 + 2] < 2
+        player = state.current_player
+        return source == R0 + player and len(state.piles[source]) > 1 and not state.reserve_known[player]
     return False
+
+
+def position_key(state: GameState) -> Hashable:
+    """What a position is within a turn: two states with equal keys offer the same choices for the rest of it.
+
+    The key forgets the order of interchangeable piles (the foundations, and
+    tableau piles that both players build on and move from alike: see
+    :func:`turn_ends`), and what cannot change the choices left in a turn:
+    the move count, what the game's history made known (within a turn it
+    follows from the piles: loads and draws only add to it), and the
+    positions the turn has reached (:attr:`~crapette.GameState.turn_moves`),
+    which bar moves back to them but no position ahead. :func:`turn_ends`
+    merges positions by it, and the bots know a position by it.
+
+    >>> from crapette import apply_move, new_game, parse_move
+    >>> state = new_game("classic", seed=7)
+    >>> there = apply_move(state, parse_move("T5-F0"))
+    >>> position_key(there) == position_key(state), position_key(there) == position_key(there)
+    (False, True)
+
+    :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+
+    .. versionadded:: 0.3.0
+    """
+    if not isinstance(state, GameState):
+        raise TypeError(f"position_key() expects a GameState, got {type(state).__name__}")
+    return _key(state, pile_groups(state.rules), _same)
+
+
+def _same(pile: tuple[Any, ...]) -> Any:
+    return pile
+
+
+def _key(state: GameState, groups: tuple[tuple[int, ...], ...], ident: Any) -> tuple[Any, ...]:
+    # The one definition of the key; ``ident`` stands a pile for itself (turn_ends
+    # passes a function that numbers the piles it has met, which hash faster).
+    ids = [ident(p) for p in state.piles]
+    empty = ident(())
+    merged = tuple(frozenset(ids[i] for i in group if ids[i] != empty) for group in groups)
+    flags = (state.current_player, state.drawn, state.passes, state.exhausted, state.played, state.counters)
+    return (*merged, *ids[R0:], flags)
 
 
 @attrs.frozen
@@ -116,15 +160,16 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
     :func:`~crapette.legal_moves` along the way. A move that wins the game
     gives a position too, which is not searched further.
 
-    Positions that differ only in the order of interchangeable piles are
-    merged, and the first one found stands for them: the foundations (any
-    card may go to any foundation that takes it), and tableau piles that every
-    player builds on and moves from alike (all eight houses of the classic
-    game; each player's four piles in the casual game). The move count is
-    not compared (the first position found has the fewest moves), nor what
-    the game's history made known (within a turn the piles decide it). Under rules
-    with endings of one's own (``RuleSet.endings``), which may look at any
-    pile, nothing is merged.
+    Positions with the same :func:`position_key` are merged, and the first
+    one found stands for them (it has the fewest moves): positions that
+    differ only in the order of interchangeable piles, which are the
+    foundations (any card may go to any foundation that takes it) and
+    tableau piles that every player builds on and moves from alike (all
+    eight houses of the classic game; each player's four piles in the casual
+    game), or in what cannot change the rest of the turn (the move count,
+    what the history made known, the positions the turn has reached). Under
+    rules with endings of one's own (``RuleSet.endings``), which may look at
+    any pile, no piles are merged.
 
     The search stops after ``limit`` positions (:data:`DEFAULT_TURN_LIMIT`);
     then the result's :attr:`~TurnEnds.complete` is False and it holds the
@@ -163,21 +208,15 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
             return found
         return entry[1]
 
-    # What the history made known (the engine's KNOWN) is left out of the key:
-    # within a turn it follows from the piles (loads and draws only add to them).
     def position(s: GameState) -> tuple[Any, ...]:
-        ids = [pile_id(p) for p in s.piles]
-        flags = (s.current_player, s.drawn, s.passes, s.exhausted, s.played, s.counters)
-        empty = pile_id(())
-        groups = tuple(frozenset(ids[i] for i in group if ids[i] != empty) for group in classes)
-        return (*groups, *ids[R0:], flags)
+        return _key(s, classes, pile_id)
 
     ends = [TurnEnd((), state)]
     seen = {position(state)}
     if state.is_over:
         return TurnEnds(ends, True)
     queue: deque[tuple[GameState, tuple[Move, ...]]] = deque([(state, ())])
-    twins = _twins(classes)
+    twins = shapes(state.rules).twins
     # A move between tableau piles clears the pass count, and a rule part's
     # counters may count it: then undoing it, or moving a lone card to a twin
     # empty pile, makes a new position, so those are pruned only where neither can be.
@@ -197,14 +236,14 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
                 if T0 <= source < R0 and T0 <= target < R0:
                     if last is not None and _undoes(move, last):
                         continue
-                    if lone and len(piles[source]) == 1 and not piles[target] and twins[source - T0][target - T0]:
+                    if lone and len(piles[source]) == 1 and not piles[target] and twins[source - T0] >> (target - T0) & 1:
                         continue
             elif cls is MoveStack:
                 source = move.source.id  # type: ignore[attr-defined]
                 target = move.target.id  # type: ignore[attr-defined]
                 if last is not None and _undoes(move, last):
                     continue
-                if lone and len(piles[source]) == move.count and not piles[target] and twins[source - T0][target - T0]:  # type: ignore[attr-defined]
+                if lone and len(piles[source]) == move.count and not piles[target] and twins[source - T0] >> (target - T0) & 1:  # type: ignore[attr-defined]
                     continue
             elif cls is Draw and not reveals(here, move):
                 child = apply_move(here, move)
@@ -244,15 +283,3 @@ def _undoes(move: Move, last: Move) -> bool:
             and move.count == last.count
         )
     return False
-
-
-def _twins(classes: tuple[tuple[int, ...], ...]) -> tuple[tuple[bool, ...], ...]:
-    """For two tableau piles (0-7), whether they are interchangeable."""
-    same = [[False] * 8 for _ in range(8)]
-    for group in classes:
-        for a in group:
-            for b in group:
-                if T0 <= a < R0 and T0 <= b < R0 and a != b:
-                    same[a - T0][b - T0] = True
-    return tuple(tuple(row) for row in same)
-

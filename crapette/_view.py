@@ -11,12 +11,12 @@ from ._cards import ALL_CARDS, Card
 from ._engine import legal_moves as _legal_moves
 from ._moves import Move
 from ._rules import LoadTarget, RuleSet
-from ._state import H0, KNOWN, R0, W0, GameState, Outcome, _get_fields, _known, _raw_state
+from ._state import H0, R0, W0, GameState, Outcome, get_fields, raw_state
 
 __all__ = ["PublicView", "view", "VIEW_FORMAT_VERSION", "rules_to_dict", "determinize"]
 
 #: The version of the layout :meth:`PublicView.to_dict` writes (its ``"version"`` key).
-VIEW_FORMAT_VERSION = 3
+VIEW_FORMAT_VERSION = 4
 
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
@@ -47,13 +47,15 @@ class PublicView:
     only on this public information, so a bot that sees only the view can
     choose among them.
 
-    A player with perfect memory knows more, and so does the view of a state
-    reached by :func:`~crapette.apply_move`: a hand formed by turning the
-    (public) waste over is known in order (:attr:`known_hands`), and the
-    cards loaded onto a reserve stay known under the cards that cover them
-    (:attr:`known_reserve_cards`). A state built from its fields (its
-    constructor, :meth:`~crapette.GameState.from_piles`,
-    :func:`~crapette.parse_position`) knows only what it shows.
+    A player with perfect memory knows more, and the state remembers it (its
+    fields :attr:`~crapette.GameState.hand_known`,
+    :attr:`~crapette.GameState.reserve_known`,
+    :attr:`~crapette.GameState.from_deal` and
+    :attr:`~crapette.GameState.turn_moves`): a hand formed by turning the
+    (public) waste over is known in order (:attr:`known_hands`), the cards
+    loaded onto a reserve stay known under the cards that cover them
+    (:attr:`known_reserve_cards`), and under ``revisits=False`` the moves
+    that name the positions the turn has reached are public (:attr:`turn_moves`).
 
     Build one with :func:`view`; :meth:`to_dict` gives a JSON-ready dict.
 
@@ -78,7 +80,7 @@ class PublicView:
 
     .. versionadded:: 0.1.0
     .. versionchanged:: 0.3.0
-       ``known_hands``, ``known_reserve_cards`` and ``from_deal``.
+       ``known_hands``, ``known_reserve_cards``, ``from_deal`` and ``turn_moves``.
     """
 
     #: The rules in force.
@@ -122,8 +124,11 @@ class PublicView:
     known_reserve_cards: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())
     #: True when the game was followed from its deal (:func:`~crapette.new_game`, then
     #: moves): every card never seen then lies where it was dealt, in its owner's
-    #: reserve or hand. False for a state built from its fields.
+    #: reserve or hand (see :attr:`GameState.from_deal <crapette.GameState.from_deal>`).
     from_deal: bool = False
+    #: Under ``revisits=False``, the moves between tableau piles made in a row this
+    #: turn (see :attr:`GameState.turn_moves <crapette.GameState.turn_moves>`); else empty.
+    turn_moves: tuple[Move, ...] = ()
 
     @property
     def is_over(self) -> bool:
@@ -138,12 +143,12 @@ class PublicView:
     def to_dict(self) -> dict[str, Any]:
         """The view as a JSON-ready dict (only str, int, bool, None, list and dict).
 
-        The layout (version 3; version 2 had no ``known_hands``,
-        ``known_reserve_cards`` and ``from_deal``)::
+        The layout (version 4; version 3 had no ``turn_moves``, version 2 no
+        ``known_hands``, ``known_reserve_cards`` and ``from_deal``)::
 
             {
               "format": "crapette-view",
-              "version": 3,
+              "version": 4,
               "rules": "classic",              # str(rules), a rules text
               "options": {...},                # every RuleSet option, see rules_to_dict
               "current_player": 0,
@@ -166,7 +171,8 @@ class PublicView:
               "legal_moves": ["R0-F3", "draw"],           # move notation, legal order
               "known_hands": [null, ["9S0", "3H0"]],      # per player, bottom to top, null if unknown
               "known_reserve_cards": [["7C0"], []],       # per player, bottom to top
-              "from_deal": true
+              "from_deal": true,
+              "turn_moves": []                              # revisits=false: moves between tableau piles
             }
 
         Cards are written as :func:`~crapette.parse_card` reads them, moves as
@@ -211,6 +217,7 @@ class PublicView:
             "known_hands": [None if h is None else _cards(h) for h in self.known_hands],
             "known_reserve_cards": [_cards(p) for p in self.known_reserve_cards],
             "from_deal": self.from_deal,
+            "turn_moves": [str(m) for m in self.turn_moves],
         }
 
 
@@ -237,7 +244,9 @@ def view(state: GameState) -> PublicView:
         raise TypeError(f"view() expects a GameState, got {type(state).__name__}")
     piles = state.piles
     r0, r1 = piles[R0], piles[R0 + 1]
-    h0, h1, k0, k1, dealt = _known(state)
+    h0, h1 = piles[H0], piles[H0 + 1]
+    k0, k1 = state.reserve_known
+    known0, known1 = state.hand_known
     return PublicView(
         rules=state.rules,
         current_player=state.current_player,
@@ -255,9 +264,10 @@ def view(state: GameState) -> PublicView:
         wastes=(piles[W0], piles[W0 + 1]),
         outcome=state.outcome,
         legal_moves=_legal_moves(state),
-        known_hands=(piles[H0] if h0 else None, piles[H0 + 1] if h1 else None),
-        known_reserve_cards=(r0[len(r0) - k0 :], r1[len(r1) - k1 :]),
-        from_deal=dealt,
+        known_hands=(h0 if known0 or not h0 else None, h1 if known1 or not h1 else None),
+        known_reserve_cards=(r0[len(r0) - 1 - k0 :] if r0 else (), r1[len(r1) - 1 - k1 :] if r1 else ()),
+        from_deal=state.from_deal,
+        turn_moves=state.turn_moves,
     )
 
 
@@ -322,8 +332,9 @@ class _Dealer:
                 self.rest.append(decks[player])
         self.tops = known
         self.base: list[tuple[Card, ...]] = [*v.foundations, *v.tableau, (), (), *(h or () for h in hands), *v.wastes]
-        #: What the dealt worlds know: the same as the view (see crapette._state.KNOWN).
-        self.known = (hands[0] is not None, hands[1] is not None, len(known[0]), len(known[1]), v.from_deal)
+        #: What the dealt worlds remember: the same as the view.
+        self.hand_known = (bool(hands[0]), bool(hands[1]))
+        self.reserve_known = (max(0, len(known[0]) - 1), max(0, len(known[1]) - 1))
 
     def deal(self, rng: random.Random | None) -> GameState:
         """One deal, shuffled by ``rng`` (None: the cards in ascending order); the outcome is left unknown."""
@@ -351,9 +362,9 @@ class _Dealer:
                 start += n
         piles[R0] = piles[R0] + self.tops[0]
         piles[R0 + 1] = piles[R0 + 1] + self.tops[1]
-        return _raw_state(
+        return raw_state(
             v.rules, tuple(piles), v.current_player, v.move_count, v.drawn, v.passes, v.exhausted, v.played, v.counters,
-            None, None, None, None, self.known,
+            self.hand_known, self.reserve_known, v.from_deal, v.turn_moves,
         )
 
 
@@ -397,10 +408,6 @@ def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     """
     if not isinstance(v, PublicView):
         raise TypeError(f"determinize() expects a PublicView, got {type(v).__name__}")
-    # The public constructor checks the deal and works out the outcome; the
-    # world then knows what the view knows.
-    dealt = _Dealer(v).deal(rng)
-    fields: tuple[Any, ...] = _get_fields(dealt)
-    world = GameState(*fields)
-    world._engine[KNOWN] = dealt._engine[KNOWN]
-    return world
+    # The public constructor checks the deal (and what it remembers) and works out the outcome.
+    fields: tuple[Any, ...] = get_fields(_Dealer(v).deal(rng))
+    return GameState(*fields)

@@ -41,7 +41,8 @@ import types
 from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 from ._checks import MAX_PLAYOUTS, check_int, check_seed
-from ._engine import _shuttles, apply_move
+from ._engine import apply_move
+from ._shapes import shuttles
 from ._errors import brief
 from ._heuristics import FOUNDATION, checked_view, greedy_choice, greedy_scores, playout, seeded_rng
 from ._ismcts import MoveValue, SearchResult, TreeSearchBot
@@ -49,7 +50,8 @@ from ._planner import PLANNING_LEVELS as LEVELS
 from ._planner import PlanningBot
 from ._moves import Move
 from ._state import GameState
-from ._view import PublicView, _Dealer, determinize, view
+from ._turns import position_key
+from ._view import PublicView, _Dealer, determinize
 from .protocol import CardGame, Crapette, _portable, _resolve, check_card_game, game_name
 from .protocol import seeded_rng as game_rng
 
@@ -147,7 +149,6 @@ class _GameBot(Generic[StateT, MoveT]):
         # A module does not pickle: it travels as its name (crapette.protocol).
         state = dict(self.__dict__)
         state["game"] = _portable(state.get("game"))
-        state.pop("_turn", None)  # what a search bot remembers of the current turn stays behind
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -324,7 +325,12 @@ class SearchBot(_GameBot[StateT, MoveT]):
     finds useless must win by half a card, so that sampling noise cannot make
     the bot move a card to and fro; exact ties go to the move the greedy
     heuristic prefers. When every legal move is a foundation play, the bot
-    plays the greedy choice without sampling.
+    plays the greedy choice without sampling. The bot remembers the positions
+    it has had in the current turn (by :func:`~crapette.position_key`) and
+    never moves between tableau piles back to one of them: the one thing it
+    keeps between decisions, which travels with it when it is pickled (see
+    :func:`choose_remembering`). Under ``revisits=False`` the state itself
+    remembers them, and the legal moves already leave such moves out.
 
     ``budget`` is the number of playouts per decision, shared among the legal
     moves (at least one world each): a count, not a time, so the bot plays the
@@ -430,16 +436,16 @@ class SearchBot(_GameBot[StateT, MoveT]):
 
     def _unvisited(self, v: PublicView, dealer: _Dealer, moves: tuple[Move, ...]) -> tuple[Move, ...]:
         """``moves`` less those that lead back to a position the bot had earlier in this turn."""
-        here = _position_key(v)
+        base = dealer.deal(None)
+        here = (v.current_player, position_key(base))
         turn: set[tuple[Any, ...]] = self.__dict__.setdefault("_turn", set())
         if not turn or next(iter(turn))[0] != v.current_player or len(turn) > 10_000:
             turn.clear()
         turn.add(here)
-        base = dealer.deal(None)
         kept = tuple(
             m
             for m in moves
-            if not (_shuttles(m) and _position_key(view(apply_move(base, m))) in turn)
+            if not (shuttles(m) and (v.current_player, position_key(apply_move(base, m))) in turn)
         )
         return kept or moves
 
@@ -462,21 +468,14 @@ class SearchBot(_GameBot[StateT, MoveT]):
         return moves[rng.choice([i for i, total in enumerate(totals) if total == best])]
 
 
-def _position_key(v: PublicView) -> tuple[Any, ...]:
-    """The position a view shows, but for the move count: the player to move first."""
-    return (
-        v.current_player, v.drawn, v.passes, v.exhausted, v.played, v.foundations, v.tableau,
-        v.reserve_tops, v.reserve_sizes, v.hand_sizes, v.wastes,
-    )
-
-
 def choose_remembering(bot: Bot, state: GameState) -> tuple[Move, Bot]:
     """``bot.choose(state)``, and the bot itself as it is after choosing.
 
     For frontends that run a bot in another process (a worker pool pickles
     the bot for every call): keep the bot that comes back, and a bot that
     remembers its turn (:class:`PlanningBot`'s plan, :class:`SearchBot`'s
-    positions) plays on as it would in one process.
+    positions of the turn: both are pickled with the bot) plays on as it
+    would in one process.
 
     >>> from crapette import new_game
     >>> move, bot = choose_remembering(PlanningBot(seed=1, playouts=50), new_game("classic", seed=4))

@@ -119,7 +119,8 @@ from crapette import (
     new_game,
 )
 from crapette._errors import brief
-from crapette._state import H0, KNOWN, R0, SEEN
+from crapette._shapes import run_keys
+from crapette._state import H0, R0
 from crapette.protocol import DEFAULT_MAX_MOVES
 
 try:
@@ -525,11 +526,8 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
                     if where == pile_id:
                         pile[i] = card
                 piles[pile_id] = tuple(pile)
+        # The same history: what it made known, and the positions the turn has reached, stay.
         world = attrs.evolve(state, piles=tuple(piles))
-        world._engine[KNOWN] = state._engine[KNOWN]  # the same history: what it made known stays known
-        # The tableaux reached earlier in the turn (which revisits=false bars) are
-        # known to both players and untouched by the resampling: keep them.
-        world._engine[SEEN] = state._engine[SEEN]
         clone._play = play._replace(game=world)
         return clone
 
@@ -655,13 +653,10 @@ class CrapetteObserver:
 
 def _barred(state: GameState) -> str:
     """The tableaux reached earlier in this turn (which ``revisits=false`` bars), as a short digest, or "none"."""
-    seen = state._engine[SEEN]
-    if not seen:
+    if not state.turn_moves:
         return "none"
-    shapes = sorted(
-        " | ".join(" ".join(sorted(" ".join(map(str, pile)) for pile in group)) for group in shape) for shape in seen
-    )
-    return hashlib.sha256("\n".join(shapes).encode()).hexdigest()[:16]
+    seen = sorted(run_keys(state)[0])
+    return hashlib.sha256(" ".join(map(str, seen)).encode()).hexdigest()[:16]
 
 
 pyspiel.register_game(GAME_TYPE, CrapetteGame)

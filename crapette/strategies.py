@@ -107,9 +107,7 @@ def rulesets() -> SearchStrategy[RuleSet]:
     its values, every rule part any of crapette's own parts of its kind (the
     built-in ones and those of :mod:`crapette.variants`), ``scoring`` None or a
     scoring with small numbers, ``endings`` up to two of crapette's endings
-    beyond the built-in ones, ``revisits`` always True (under ``revisits=False``
-    the legal moves depend on the positions reached earlier in the turn, which
-    a state rebuilt from its fields does not carry). To test rules with parts of your own, draw them
+    beyond the built-in ones, ``revisits`` True or False. To test rules with parts of your own, draw them
     yourself (``st.just(my_rules)``) or use :func:`crapette.testing.check_ruleset`. The few combinations that :class:`~crapette.RuleSet` refuses
     (stack moves with no tableau that builds down in alternating colours) are
     filtered out. Shrinks towards small reserves and the first value of each
@@ -121,6 +119,9 @@ def rulesets() -> SearchStrategy[RuleSet]:
     ... def test_rules_text_round_trips(rules):
     ...     assert parse_rules(str(rules)) == rules
     >>> test_rules_text_round_trips()
+
+    .. versionchanged:: 0.3.0
+       ``revisits`` is drawn False too: the positions a turn has reached are part of a state's value.
     """
     options = st.fixed_dictionaries({opt.name: opt.strategy() for opt in RuleSet.options()})
     return options.map(_build_rules).filter(_is_rules).map(_unwrap)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Union
 
+import attrs
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -191,16 +192,14 @@ def random_states(rules: RuleSet | str, seed: int, moves: int) -> list[GameState
     return play_random(new_game(rules, seed), moves, random.Random(seed))
 
 
-def with_knowledge(state: GameState, source: GameState) -> GameState:
-    """``state`` knowing what the history of ``source`` made known (the engine's KNOWN slot)."""
-    from crapette._state import KNOWN
-
-    state._engine[KNOWN] = source._engine[KNOWN]
-    return state
+def forget(state: GameState) -> GameState:
+    """``state`` remembering nothing: the same piles and counters, built from its fields alone."""
+    return GameState(state.rules, state.piles, state.current_player, state.move_count,
+                     state.drawn, state.passes, state.exhausted, state.played, state.counters)
 
 
 def permute_unseen(state: GameState, rng: random.Random) -> GameState:
-    """The same game with the cards nobody has seen in another order, knowing what ``state`` knows.
+    """The same game with the cards nobody has seen in another order, remembering what ``state`` does.
 
     Only never-seen cards move: those of a hand not formed by a turnover and
     of a reserve below its known top cards. Followed from the deal (or under
@@ -208,12 +207,12 @@ def permute_unseen(state: GameState, rng: random.Random) -> GameState:
     never-seen cards are their own and are shuffled among that player's
     slots; otherwise both players' are shuffled together.
     """
-    from crapette._state import _known
-
-    h0, h1, k0, k1, dealt = _known(state)
-    hand_known, kept = (h0, h1), (k0, k1)
     piles = list(state.piles)
-    slots = {p: (len(piles[16 + p]) - kept[p], 0 if hand_known[p] else len(piles[18 + p])) for p in (0, 1)}
+    slots = {
+        p: (len(piles[16 + p]) - min(1, len(piles[16 + p])) - state.reserve_known[p],
+            0 if state.hand_known[p] else len(piles[18 + p]))
+        for p in (0, 1)
+    }
 
     def hidden(p: int) -> list[Card]:
         below, hand = slots[p]
@@ -225,7 +224,7 @@ def permute_unseen(state: GameState, rng: random.Random) -> GameState:
         if hand:
             piles[18 + p] = tuple(cards[below : below + hand])
 
-    if not dealt and len(state.rules.load_targets) == 2:
+    if not state.from_deal and len(state.rules.load_targets) == 2:
         pool = hidden(0) + hidden(1)
         rng.shuffle(pool)
         split = sum(slots[0])
@@ -236,9 +235,7 @@ def permute_unseen(state: GameState, rng: random.Random) -> GameState:
             cards = hidden(p)
             rng.shuffle(cards)
             deal(p, cards)
-    twin = GameState(state.rules, tuple(piles), state.current_player, state.move_count,
-                     state.drawn, state.passes, state.exhausted, state.played, state.counters)
-    return with_knowledge(twin, state)
+    return attrs.evolve(state, piles=tuple(piles))
 
 
 def draw_or_end(state: GameState) -> Move:

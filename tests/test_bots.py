@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
+import attrs
 import pytest
 from conftest import any_rules, examples, make_state, permute_unseen, run
 from hypothesis import given, settings
@@ -378,3 +380,67 @@ def test_tree_search_tries_every_move_when_asked() -> None:
     result = TreeSearchBot(seed=1, playouts=len(legal_moves(state)) * 3).search(state, every_move=2)
     assert all(m.visits >= 2 for m in result.moves)
     assert {m.move for m in result.moves} == set(legal_moves(state))
+
+
+# -- every bot plays only legal moves, revisits=false included (issue: bots and the turn's memory) --
+
+
+def _positions_without_revisits(count: int) -> list[GameState]:
+    """Positions of random games under the presets with revisits=false, many in the middle of a run of
+    moves between tableau piles (where an earlier position of the turn bars some of them)."""
+    from conftest import random_states
+
+    out: list[GameState] = []
+    for name in ("classic", "casual"):
+        rules = attrs.evolve(RuleSet.from_name(name), revisits=False)
+        for seed in range(4):
+            states = [s for s in random_states(rules, seed, 1200) if not s.is_over]
+            out += [s for s in states if s.turn_moves][:: max(1, len(states) // count)]
+            out += states[:: max(1, 4 * len(states) // count)]
+    return out
+
+
+def test_every_bot_and_every_hint_plays_only_legal_moves_under_revisits_false() -> None:
+    positions = _positions_without_revisits(12)
+    assert sum(bool(s.turn_moves) for s in positions) > 30
+    bots = [RandomBot(seed=1), GreedyBot(), SearchBot(seed=1, budget=24), PlanningBot(seed=1, playouts=40),
+            TreeSearchBot(seed=1, playouts=40)]
+    for state in positions:
+        legal = legal_moves(state)
+        for bot in bots:
+            assert bot.choose(state) in legal, (bot, str(state))
+        here = state
+        for move in PlanningBot(seed=2, playouts=30).hint(state):
+            assert move in legal_moves(here), (str(state), move)
+            here = apply_move(here, move)
+
+
+def test_a_bot_that_remembers_its_turn_plays_the_same_through_a_process_pool() -> None:
+    # What a bot keeps between decisions (PlanningBot's plan, SearchBot's positions of the
+    # turn) travels with it through choose_remembering in another process.
+    from concurrent.futures import ProcessPoolExecutor
+
+    from crapette.bots import choose_remembering
+
+    def game(choose: Any) -> list[Move]:
+        state = new_game("classic", seed=6)
+        opponent, played = GreedyBot(), []
+        while not state.is_over and state.move_count < 120:
+            move = choose(state) if state.current_player == 0 else opponent.choose(state)
+            played.append(move)
+            state = apply_move(state, move)
+        return played
+
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        for make in (lambda: SearchBot(seed=4, budget=30), lambda: PlanningBot(seed=4, playouts=40)):
+            local = make()
+            remote = [make()]
+
+            def through_pool(state: GameState) -> Move:
+                move, remote[0] = pool.submit(choose_remembering, remote[0], state).result()
+                return move
+
+            assert game(through_pool) == game(local.choose)
+    bot = SearchBot(seed=4, budget=30)
+    bot.choose(new_game("classic", seed=6))
+    assert pickle.loads(pickle.dumps(bot)).__dict__["_turn"] == bot.__dict__["_turn"]

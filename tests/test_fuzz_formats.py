@@ -325,7 +325,7 @@ def test_record_json_parser_refuses_wrong_field_types_cleanly(data: dict[str, ob
 @pytest.mark.parametrize(
     ("parse", "limit"),
     [
-        (parse_position, 4096),
+        (parse_position, 16384),
         (parse_rules, 1024),
         (GameRecord.from_json, 4_000_000),
         (parse_record, 4_000_000),

@@ -45,7 +45,7 @@ ARCHITECTURE = ROOT / "docs" / "architecture.rst"
 
 #: The layers of docs/architecture.rst, from the bottom up.
 LAYER_NAMES = (
-    "cards", "parts", "state", "moves", "engine", "turns", "view",
+    "cards", "parts", "moves", "state", "engine", "turns", "view",
     "formats", "protocol", "play", "text, svg", "adapters", "cli", "testing",
 )  # fmt: skip
 _L = {name: number for number, name in enumerate(LAYER_NAMES)}
@@ -54,9 +54,9 @@ LAYERS = {
     "_errors": _L["cards"], "_checks": _L["cards"], "_cards": _L["cards"],
     "_outcome": _L["parts"], "_hooks": _L["parts"], "_parts": _L["parts"], "_options": _L["parts"],
     "_rules": _L["parts"],
+    "_piles": _L["moves"], "_moves": _L["moves"],
     "_state": _L["state"], "_match": _L["state"],
-    "_moves": _L["moves"],
-    "_engine": _L["engine"], "variants": _L["engine"],
+    "_shapes": _L["engine"], "_plan": _L["engine"], "_engine": _L["engine"], "variants": _L["engine"],
     "_turns": _L["turns"],
     "_view": _L["view"],
     "_position": _L["formats"], "_record_format": _L["formats"], "_record_json": _L["formats"],

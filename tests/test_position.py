@@ -37,12 +37,13 @@ CASUAL_1 = (
 
 
 def test_position_of_a_fresh_casual_deal_is_pinned() -> None:
-    assert str(new_game("casual", seed=1)) == CASUAL_1
+    # A game followed from its deal remembers it: every unseen card lies where it was dealt.
+    assert str(new_game("casual", seed=1)) == CASUAL_1 + " M:deal"
 
 
 def test_position_fields_are_rules_player_count_flags_and_five_pile_groups() -> None:
     fields = str(new_game("classic", seed=5)).split(" ")
-    assert len(fields) == 9
+    assert len(fields) == 10 and fields.pop() == "M:deal"
     assert fields[0] == "classic"
     assert fields[1] in ("0", "1")
     assert fields[2] == "0"
@@ -70,7 +71,7 @@ def test_flags_are_read_in_any_order() -> None:
 
 
 def test_position_reader_ignores_case_of_letters_and_extra_whitespace() -> None:
-    messy = "  " + CASUAL_1.replace(" ", "   ").replace("T:", "t:").replace("casual", "CASUAL") + "\n"
+    messy = "  " + CASUAL_1.replace(" ", "   ").replace("T:", "t:").replace("casual", "CASUAL") + "  m:DEAL\n"
     assert parse_position(messy) == new_game("casual", seed=1)
 
 
@@ -205,7 +206,7 @@ REST = CASUAL_1.split(" ", 4)[4]
     ("text", "message"),
     [
         ("", "expected 9 fields separated by spaces"),
-        ("casual 0 0 -", "expected 9 fields separated by spaces (rules, player, move count, flags, F:, T:, R:, H:, W:), got 4"),
+        ("casual 0 0 -", "expected 9 fields separated by spaces (rules, player, move count, flags, F:, T:, R:, H:, W:) and maybe the memory M:, got 4"),
         (f"casino 0 0 - {REST}", "field 1 (rules): invalid rules 'casino': unknown preset"),
         (f"casual 2 0 - {REST}", "field 2 (player): the player to move must be 0 or 1, got '2'"),
         (f"casual 0 -1 - {REST}", "field 3 (move count): the move count must be a whole number, got '-1'"),

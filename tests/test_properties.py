@@ -156,7 +156,53 @@ def reference_legal_moves(state: GameState) -> set[Move]:
         and any(not piles[Pile.tableau(t).id] for t in range(8))
     ):
         moves -= {Draw(), EndTurn()}
+    if not rules.revisits:
+        moves -= {m for m in moves if _between_tableau(m) and _revisits(state, m)}
     return moves or {Pass()}
+
+
+def _between_tableau(move: Move) -> bool:
+    return isinstance(move, (Play, MoveStack)) and move.source.kind is move.target.kind is PileKind.TABLEAU
+
+
+def _moved(piles: list[list[Card]], move: Move, back: bool = False) -> None:
+    k = move.count if isinstance(move, MoveStack) else 1
+    source, target = (move.target.id, move.source.id) if back else (move.source.id, move.target.id)
+    piles[target] += piles[source][-k:]
+    del piles[source][-k:]
+
+
+def _groups(rules: RuleSet) -> list[list[int]]:
+    """Tableau piles that both players build on and move from alike (all alone under endings of one's own)."""
+    if rules.endings:
+        return [[t] for t in range(8)]
+
+    def role(t: int, p: int) -> tuple[Any, ...]:
+        own = t // 4 == p
+        return (_build_for(rules, p, t), own or rules.tableau_sources is TableauSources.ALL)
+
+    found: dict[tuple[Any, ...], list[int]] = {}
+    for t in range(8):
+        found.setdefault((role(t, 0), role(t, 1)), []).append(t)
+    return list(found.values())
+
+
+def _shape(rules: RuleSet, piles: list[list[Card]]) -> tuple[frozenset[tuple[Card, ...]], ...]:
+    return tuple(frozenset(tuple(piles[8 + t]) for t in group if piles[8 + t]) for group in _groups(rules))
+
+
+def _revisits(state: GameState, move: Move) -> bool:
+    """Whether ``move`` recreates a position the turn has reached (revisits=false), or the turn is at its cap."""
+    if len(state.turn_moves) >= 1000:
+        return True
+    piles = [list(c) for c in state.piles]
+    reached = {_shape(state.rules, piles)}
+    for earlier in reversed(state.turn_moves):
+        _moved(piles, earlier, back=True)
+        reached.add(_shape(state.rules, piles))
+    after = [list(c) for c in state.piles]
+    _moved(after, move)
+    return _shape(state.rules, after) in reached
 
 
 def _settle(rules: RuleSet, piles: Piles, reason: EndReason) -> Outcome:
@@ -180,12 +226,19 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
     piles = [list(c) for c in state.piles]
     drawn, passes, player = state.drawn, 0, p
     exhausted, played = list(state.exhausted), list(state.played)
+    # Section 12: what the public history makes known.
+    hand_known, reserve_known = list(state.hand_known), list(state.reserve_known)
+    turn_moves = (*state.turn_moves, move) if not rules.revisits and _between_tableau(move) else ()
     if isinstance(move, Play):
         piles[move.target.id].append(piles[move.source.id].pop())
         if move.source in (Pile.reserve(p), Pile.waste(p)) and rules.stalemate:
             played[p], exhausted[p] = True, False
         if move.source is Pile.waste(p):
             drawn = False
+        if move.target is Pile.reserve(1 - p):
+            reserve_known[1 - p] += 1  # the covered card was face up
+        if move.source is Pile.reserve(p):
+            reserve_known[p] = max(0, reserve_known[p] - 1)
     elif isinstance(move, MoveStack):
         k = move.count
         piles[move.target.id] += piles[move.source.id][-k:]
@@ -194,9 +247,11 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
         hand, waste = Pile.hand(p).id, Pile.waste(p).id
         if not piles[hand]:
             piles[hand], piles[waste] = piles[waste][::-1], []
+            hand_known[p] = True  # the waste was face up
             if rules.stalemate:
                 exhausted[p], played[p] = not played[p], False
         card = piles[hand].pop()
+        hand_known[p] = hand_known[p] and bool(piles[hand])
         piles[waste].append(card)
         frozen = tuple(tuple(c) for c in piles)
         if _targets(rules, frozen, p, card, Pile.waste(p)):
@@ -213,8 +268,9 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
                 exhausted[p], played[p] = not played[p], False
     count = state.move_count + 1
     final = tuple(tuple(c) for c in piles)
+    memory = (tuple(hand_known), tuple(reserve_known), state.from_deal, turn_moves)
     after = GameState(
-        rules, final, player, count, drawn, passes, tuple(exhausted), tuple(played), state.counters
+        rules, final, player, count, drawn, passes, tuple(exhausted), tuple(played), state.counters, *memory
     )
     counters = tuple(e.update(c, state, move, after) for e, c in zip(rules.endings, state.counters))
     outcome = None
@@ -235,7 +291,7 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
         outcome = _settle(rules, final, EndReason.BLOCKED)
     if outcome is None:
         counted = GameState(
-            rules, final, player, count, drawn, passes, tuple(exhausted), tuple(played), counters
+            rules, final, player, count, drawn, passes, tuple(exhausted), tuple(played), counters, *memory
         )
         for ending, c in zip(rules.endings, counters):
             if ending.ends(c, counted):
@@ -243,7 +299,7 @@ def reference_apply(state: GameState, move: Move) -> tuple[Any, ...]:
                 break
     if outcome is None and rules.move_limit is not None and count >= rules.move_limit:
         outcome = _settle(rules, final, EndReason.MOVE_LIMIT)
-    return (final, player, count, drawn, passes, tuple(exhausted), tuple(played), counters, outcome)
+    return (final, player, count, drawn, passes, tuple(exhausted), tuple(played), counters, *memory, outcome)
 
 
 def _fields(state: GameState) -> tuple[Any, ...]:
@@ -256,6 +312,10 @@ def _fields(state: GameState) -> tuple[Any, ...]:
         state.exhausted,
         state.played,
         state.counters,
+        state.hand_known,
+        state.reserve_known,
+        state.from_deal,
+        state.turn_moves,
         state.outcome,
     )
 

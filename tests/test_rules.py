@@ -1126,6 +1126,54 @@ def test_section11_a_match_is_won_by_the_first_player_to_reach_150() -> None:
 
 
 # ----------------------------------------------------------------------------
+# 12. Hidden information
+
+
+def test_section12_reserves_below_the_top_and_hands_are_counts_in_the_view_of_both_players() -> None:
+    from crapette import view
+
+    state = new_game(CLASSIC, seed=4)
+    v = view(state)
+    assert v.reserve_sizes == (13, 13) and v.hand_sizes == (35, 35)
+    assert v.reserve_tops == (state.reserves[0][-1], state.reserves[1][-1])
+    assert v.known_hands == (None, None) and v.known_reserve_cards == tuple(r[-1:] for r in state.reserves)
+
+
+def test_section12_what_the_public_history_showed_stays_known() -> None:
+    from conftest import turned_over
+
+    from crapette import reveals, view
+
+    # A hand formed by turning the waste over is known, in order: drawing from it reveals nothing.
+    before, after = turned_over("classic", 1)
+    assert not before.hand_known[0] and after.hand_known[0]
+    assert view(after).known_hands[0] == after.hands[0] and not reveals(after, parse_move("draw"))
+    # A card loaded onto a reserve covers a known card, which stays known there.
+    rng = random.Random(0)
+    state = new_game(CLASSIC, seed=0)
+    while not any(state.reserve_known):
+        state = apply_move(state, rng.choice(legal_moves(state)))
+    p = state.reserve_known.index(max(state.reserve_known))
+    assert view(state).known_reserve_cards[p] == state.reserves[p][-1 - state.reserve_known[p] :]
+
+
+def test_section12_what_is_remembered_is_part_of_the_state_and_its_position_string() -> None:
+    from conftest import forget, turned_over
+
+    from crapette import parse_position, view
+
+    _, after = turned_over("casual", 1)
+    blank = forget(after)
+    assert blank.piles == after.piles and blank != after and view(blank) != view(after)
+    assert parse_position(str(after)) == after and view(parse_position(str(after))) == view(after)
+    # Under revisits=false the positions the turn has reached are remembered too.
+    rules = attrs.evolve(CLASSIC, revisits=False)
+    moved = apply_move(new_game(rules, seed=0), parse_move("T1-T2"))
+    assert moved.turn_moves == (parse_move("T1-T2"),)
+    assert parse_move("T2-T1") not in legal_moves(parse_position(str(moved)))
+
+
+# ----------------------------------------------------------------------------
 # 13. Presets at a glance
 
 

@@ -262,7 +262,7 @@ def test_from_piles_groups_by_kind_and_leaves_missing_piles_empty() -> None:
         "hands": [list(h) for h in deal.hands],
     }
     before = {k: [list(p) for p in v] for k, v in groups.items()}
-    state = GameState.from_piles(CASUAL, **groups)  # type: ignore[arg-type]
+    state = GameState.from_piles(CASUAL, from_deal=True, **groups)  # type: ignore[arg-type]
     assert state == deal
     assert groups == before
     assert state.foundations == ((),) * 8 and state.wastes == ((), ())
@@ -348,12 +348,12 @@ def test_states_are_immutable() -> None:
 def test_the_raw_constructor_takes_the_fields_in_the_order_the_class_declares_them() -> None:
     import inspect
 
-    from crapette._state import _raw_state
+    from crapette._state import raw_state
 
     names = [field.name for field in attrs.fields(GameState)]
-    assert list(inspect.signature(_raw_state).parameters)[: len(names)] == names
+    assert list(inspect.signature(raw_state).parameters)[: len(names)] == names
     state = apply_move(new_game(CLASSIC, 4), legal_moves(new_game(CLASSIC, 4))[0])
-    raw = _raw_state(*(getattr(state, name) for name in names))
+    raw = raw_state(*(getattr(state, name) for name in names))
     assert raw == state and hash(raw) == hash(state)
     assert raw.outcome is None and legal_moves(raw) == legal_moves(state)
     validate(raw)
@@ -367,10 +367,13 @@ def test_a_state_unpickles_through_the_raw_constructor_and_old_pickles_still_loa
     state = new_game(CASUAL, 2)
     rebuild, args = state.__reduce__()
     fields = len(attrs.fields(GameState))
-    # The fields, the outcome, three engine indexes left to rebuild, and what the history made known.
-    assert rebuild is _state._raw_state and len(args) == fields + 5
-    # Pickles made before the raw constructor name _restore, with the fields and the outcome.
-    assert _state._restore(*args[: fields + 1]) == state == pickle.loads(pickle.dumps(state))
+    # The fields and the outcome: the engine's list is rebuilt on demand.
+    assert rebuild is _state.restore_state and len(args) == fields + 1
+    assert rebuild(*args) == state == pickle.loads(pickle.dumps(state))
+    # Pickles of 0.2 name _raw_state or _restore, with the nine fields of then and the outcome
+    # (and maybe more); they load as states that remember nothing.
+    old = _state._restore(*args[:9], state.outcome)
+    assert old == attrs.evolve(state, from_deal=False) and _state._raw_state(*args[:9], None) == old
 
 
 # Pickling and copying ----------------------------------------------------------------------------
@@ -426,6 +429,7 @@ def test_the_engines_caches_are_not_fields_and_not_shared_between_states() -> No
     legal_moves(state)
     assert set(attrs.asdict(state, recurse=False)) == {
         "rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played", "counters",
+        "hand_known", "reserve_known", "from_deal", "turn_moves",
     }
     after = apply_move(state, legal_moves(state)[0])
     before = list(state._engine)

@@ -8,7 +8,7 @@ import random
 import attrs
 import pytest
 
-from conftest import draw_or_end, permute_unseen, turned_over, play, random_states, with_knowledge
+from conftest import draw_or_end, forget, permute_unseen, turned_over, play, random_states
 from crapette import Card, GameState, PublicView, RuleSet, apply_move, legal_moves, new_game, parse_position, view
 from crapette._view import determinize
 
@@ -56,9 +56,9 @@ def test_view_shows_reserve_tops_and_counts_of_hidden_piles() -> None:
 
 
 def test_view_holds_no_hidden_card() -> None:
-    # A state built from its fields: every face-down card but the reserve tops is hidden.
+    # A state that remembers nothing: every face-down card but the reserve tops is hidden.
     for state in random_states("classic", 1, 400)[::25]:
-        state = parse_position(str(state))
+        state = forget(state)
         v = view(state)
         shown = {c for piles in (v.foundations, v.tableau, v.wastes) for pile in piles for c in pile}
         shown |= {c for c in v.reserve_tops if c is not None}
@@ -83,7 +83,7 @@ def test_view_is_the_same_whatever_the_order_of_hidden_cards() -> None:
     rng = random.Random(3)
     for rules in ("casual", "classic"):
         for state in random_states(rules, 2, 300)[::20]:
-            state = parse_position(str(state))
+            state = forget(state)
             other = reshuffle_face_down(state, rng)
             assert view(other) == view(state)
             assert view(other).to_dict() == view(state).to_dict()
@@ -185,8 +185,9 @@ def test_view_dict_follows_the_documented_schema() -> None:
         "known_hands",
         "known_reserve_cards",
         "from_deal",
+        "turn_moves",
     ]
-    assert d["format"] == "crapette-view" and d["version"] == 3
+    assert d["format"] == "crapette-view" and d["version"] == 4 and d["turn_moves"] == []
     assert d["known_hands"] == [None if h is None else [str(c) for c in h] for h in view(state).known_hands]
     assert d["known_reserve_cards"] == [[str(c) for c in r] for r in view(state).known_reserve_cards]
     assert d["from_deal"] is True
@@ -307,45 +308,56 @@ def test_view_of_a_reserve_play_keeps_the_known_cards_below_and_at_least_the_top
     assert checked
 
 
-def test_view_of_a_state_built_from_its_fields_knows_only_what_it_shows() -> None:
+def test_view_of_a_state_built_from_its_fields_knows_what_the_fields_say() -> None:
     _, after = _turned_over("classic", 1)
     load = _loads(0)[0][1]
     for state in (after, load):
+        memory = dict(hand_known=state.hand_known, reserve_known=state.reserve_known, from_deal=state.from_deal)
         for built in (
             parse_position(str(state)),
             GameState(state.rules, state.piles, state.current_player, state.move_count, state.drawn,
-                      state.passes, state.exhausted, state.played, state.counters),
+                      state.passes, state.exhausted, state.played, state.counters, **memory),
             GameState.from_piles(state.rules, foundations=state.foundations, tableau=state.tableau,
                                  reserves=state.reserves, hands=state.hands, wastes=state.wastes,
                                  current_player=state.current_player, move_count=state.move_count,
                                  drawn=state.drawn, passes=state.passes, exhausted=state.exhausted,
-                                 played=state.played),
+                                 played=state.played, **memory),
         ):
-            v = view(built)
-            assert built == state and not v.from_deal
-            assert v.known_hands == tuple(() if not h else None for h in state.hands)
-            assert v.known_reserve_cards == tuple(r[-1:] for r in state.reserves)
-            assert v != view(state)
+            assert built == state and view(built) == view(state)
+        # Left out, the memory is empty: the view knows only what the piles show.
+        blank = forget(state)
+        v = view(blank)
+        assert blank != state and not v.from_deal
+        assert v.known_hands == tuple(() if not h else None for h in state.hands)
+        assert v.known_reserve_cards == tuple(r[-1:] for r in state.reserves)
+        assert v != view(state)
 
 
 def test_view_equality_and_hash_see_what_is_known() -> None:
     _, after = _turned_over("casual", 1)
-    known, forgot = view(after), view(parse_position(str(after)))
+    known, forgot = view(after), view(forget(after))
     assert known != forgot and known.known_hands != forgot.known_hands
     assert len({known, forgot, view(after)}) == 2
     assert attrs.evolve(forgot, known_hands=known.known_hands, from_deal=True) == known
 
 
-def test_a_pickled_state_keeps_what_is_known_and_an_old_pickle_knows_only_what_it_shows() -> None:
+def test_a_pickled_state_keeps_what_is_known_and_an_old_pickle_knows_what_it_knew() -> None:
     import pickle
 
-    from crapette._state import _raw_state
+    from crapette import _state
 
     _, after = _turned_over("classic", 2)
-    assert view(pickle.loads(pickle.dumps(after))) == view(after)
-    _, args = after.__reduce__()
-    old = _raw_state(*args[: len(attrs.fields(GameState)) + 1])
-    assert old == after and view(old).known_hands[0] is None and not view(old).from_deal
+    again = pickle.loads(pickle.dumps(after))
+    assert again == after and view(again) == view(after)
+    # A pickle of 0.2 named _raw_state with the nine fields of then, the outcome, the
+    # engine's indexes and what the history made known (counts including the top).
+    fields = tuple(getattr(after, name) for name in ("rules", "piles", "current_player", "move_count", "drawn",
+                                                     "passes", "exhausted", "played", "counters"))
+    old = _state._raw_state(*fields, after.outcome, None, None, None,
+                            (*after.hand_known, after.reserve_known[0] + 1, after.reserve_known[1] + 1, True))
+    assert old == after and view(old) == view(after)
+    older = _state._restore(*fields, after.outcome)
+    assert older == forget(after) and view(older).known_hands[0] is None and not view(older).from_deal
 
 
 def test_determinize_keeps_the_known_cards_in_place_and_knows_what_the_view_knows() -> None:
@@ -375,8 +387,8 @@ def test_determinize_of_a_game_followed_from_the_deal_gives_each_player_only_the
             for p in (0, 1):
                 assert all(c.deck == p for c in never_seen(world)
                            if c in world.hands[p] or c in world.reserves[p])
-    # Built from its fields, a classic position may hold either deck's cards face down.
-    v = view(parse_position(str(new_game("classic", seed=3))))
+    # Remembering nothing, a classic position may hold either deck's cards face down.
+    v = view(forget(new_game("classic", seed=3)))
     decks = {c.deck for _ in range(5) for c in determinize(v, rng).hands[0]}
     assert decks == {0, 1}
 
@@ -384,5 +396,5 @@ def test_determinize_of_a_game_followed_from_the_deal_gives_each_player_only_the
 def test_determinize_depends_only_on_the_view_whatever_the_order_of_never_seen_cards() -> None:
     rng = random.Random(9)
     for state in random_states("classic", 6, 2000)[::100]:
-        twin = with_knowledge(reshuffle_hidden(state, rng), state)
+        twin = reshuffle_hidden(state, rng)
         assert determinize(view(twin), random.Random(0)) == determinize(view(state), random.Random(0))

@@ -68,14 +68,11 @@ CARD = re.compile(r"\b[A2-9TJQK][SHDC][01]\b")
 def hidden_cards(state: GameState) -> set[str]:
     """The cards of ``state`` nobody has seen: each reserve below its known top cards, and the
     hands not formed by turning the waste over (what the game's history made known may be shown)."""
-    from crapette._state import _known
-
-    h0, h1, k0, k1, _ = _known(state)
     hidden = set()
-    for p, hand_known, kept in ((0, h0, k0), (1, h1, k1)):
+    for p in (0, 1):
         reserve = state.reserves[p]
-        hidden.update(str(c) for c in reserve[: len(reserve) - kept])
-        if not hand_known:
+        hidden.update(str(c) for c in reserve[: max(0, len(reserve) - 1 - state.reserve_known[p])])
+        if not state.hand_known[p]:
             hidden.update(str(c) for c in state.hands[p])
     return hidden
 
@@ -247,7 +244,7 @@ def test_a_rules_text_sets_the_rules(server: Client) -> None:
         ({"seat": "0"}, "'seat' must be one of 0, 1"),
         ({"colour": "red"}, "unknown field 'colour'"),
         ({"position": "classic 0 0 nonsense"}, "invalid position"),
-        ({"position": "x" * 5000}, "'position' is too long"),
+        ({"position": "x" * 20000}, "'position' is too long"),
         ({"position": str(near_end()), "seed": 3}, "either a deal"),
         ({"record": "{"}, "invalid record JSON"),
         ({"record": '[Rules "classic"]\n[Seed "3"]\n\n1. T9-F0 *'}, "invalid pile 'T9'"),
@@ -732,3 +729,13 @@ def test_the_command_says_when_it_cannot_listen() -> None:
     assert result.returncode == 1
     assert result.stderr.startswith(f"cannot listen on 127.0.0.1:{port}: ")
     assert result.stderr.rstrip().endswith("try --port 0")
+
+
+def test_a_game_started_from_a_position_mid_turn_remembers_the_turns_positions(server: Client) -> None:
+    # Classic seed 1 under revisits=false: after T7-T1, T1-T7 would recreate the deal.
+    game = server.new(rules="classic(revisits=false)", seed=1, seat=0, bot="random")
+    game = server.ok("POST", f"/api/games/{game['id']}/moves", {"move": "T7-T1"})
+    assert game["view"]["legal_moves"] == ["R0-T5", "R0-T7"] and game["view"]["turn_moves"] == ["T7-T1"]
+    loaded = server.new(position=str(server.state(game)), seat=0, bot="random")
+    assert loaded["view"] == game["view"]
+    assert server.state(loaded) == server.state(game)

@@ -93,6 +93,7 @@ from crapette import (
     IllegalMoveError,
     InvalidRulesError,
     InvalidStateError,
+    MAX_POSITION_LENGTH,
     Match,
     ParseError,
     RecordError,
@@ -787,7 +788,7 @@ class _Start(NamedTuple):
 
 async def _start(request: Request, data: dict[str, Any]) -> _Start:
     """The game a new-game request asks for (see :class:`_Start`)."""
-    position = _text(data, "position", 4096)
+    position = _text(data, "position", MAX_POSITION_LENGTH)
     record = _text(data, "record", MAX_BODY)
     rules_text = _text(data, "rules", 1024)
     seed = data.get("seed")
