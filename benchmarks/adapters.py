@@ -119,7 +119,7 @@ def openspiel_runner() -> Runner | None:
     try:
         import pyspiel
 
-        import crapette.openspiel  # noqa: F401
+        from crapette.openspiel import deal_actions
     except ImportError:
         return None
 
@@ -131,7 +131,8 @@ def openspiel_runner() -> Runner | None:
         start = time.perf_counter()
         while time.perf_counter() - start < seconds:
             state = game.new_initial_state()
-            state.apply_action(deal)
+            for action in deal_actions(deal):
+                state.apply_action(action)
             choice = random.Random(deal).choice
             while not state.is_terminal():
                 state.apply_action(choice(state.legal_actions()))

@@ -17,8 +17,17 @@ its latency is measured (p50, p99, max):
 
 For each it prints the GET requests per second, the probe's latency (p50, p99,
 max), the bot moves or uploads done, and the resident memory of the server
-and its worker processes (from ``/proc``, so on Linux). The figures depend on
-the machine and what else runs on it: see docs/web.rst for a measured run.
+and its worker processes (from ``/proc``, so on Linux).
+
+Then, on a server of its own that believes ``X-Forwarded-For`` from 127.0.0.1
+(so that the two sides have addresses of their own), the ``hostile`` scenario:
+32 clients from one address ask for hints on a crafted position (classic,
+``revisits=false``, ``stack_limit=unlimited``, long runs in four houses) over
+and over, 32 at once, while a victim from another address plays against the
+search bot; it prints the victim's bot-move latency (p50, max) beside the
+probe's GETs. ``--server PATH`` measures another version of ``server.py``
+(the options it lacks are left out). The figures depend on the machine and
+what else runs on it: see docs/web.rst for a measured run.
 """
 
 from __future__ import annotations
@@ -43,14 +52,17 @@ SERVER = Path(__file__).resolve().parents[1] / "examples" / "web" / "server.py"
 
 
 class Client:
-    """One client: its own cookie and a kept-alive connection."""
+    """One client: its own cookie (as the server renews it), a kept-alive connection, maybe an address of its own."""
 
-    def __init__(self, port: int) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    def __init__(self, port: int, address: str | None = None) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
         self.cookie = ""
+        self.address = address
 
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         headers = {"Cookie": self.cookie} if self.cookie else {}
+        if self.address:
+            headers["X-Forwarded-For"] = self.address
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -59,7 +71,7 @@ class Client:
         response = self.connection.getresponse()
         text = response.read()
         cookie = response.getheader("set-cookie")
-        if cookie and not self.cookie:
+        if cookie:
             self.cookie = cookie.split(";")[0]
         kind = response.getheader("content-type", "")
         return response.status, json.loads(text) if kind.startswith("application/json") else text
@@ -84,9 +96,9 @@ def rss_kb(pid: int) -> int:
     return total
 
 
-def reader(port: int, stop: threading.Event, latencies: list[float], pause: float = 0.0) -> None:
+def reader(port: int, stop: threading.Event, latencies: list[float], pause: float = 0.0, address: str | None = None) -> None:
     """GET a game of its own until ``stop``, ``pause`` seconds apart; each latency in ``latencies``."""
-    client = Client(port)
+    client = Client(port, address)
     status, game = client.request("POST", "/api/games", {"rules": "classic", "bot": "random"})
     assert status == 201, game
     path = f"/api/games/{game['id']}"
@@ -125,6 +137,101 @@ def uploader(port: int, stop: threading.Event, done: list[int], record: str) -> 
         assert status in (201, 503), answer
         if status == 201:
             done.append(1)
+
+
+def crafted_position() -> str:
+    """The position of the attack on the hints: long runs of alternating colours in four houses."""
+    from crapette import GameState
+
+    def run(suits: str, deck: int) -> str:
+        return " ".join(f"{rank}{suits[i % 2]}{deck}" for i, rank in enumerate("KQJT98765432"))
+
+    return str(GameState.from_piles(
+        "classic(revisits=false,stack_limit=unlimited)",
+        tableau={0: run("HS", 0), 1: run("SH", 0), 2: run("DC", 1), 3: run("CD", 1)},
+        rest="hand",
+    ))
+
+
+def hinter(port: int, stop: threading.Event, done: list[int], position: str) -> None:
+    """A hostile client (of address 10.6.6.6): hints on the crafted position, over and over."""
+    client = Client(port, "10.6.6.6")
+    status, game = client.request("POST", "/api/games", {"position": position, "bot": "search:strong"})
+    assert status == 201, game
+    while not stop.is_set():
+        status, _ = client.request("GET", f"/api/games/{game['id']}/hint")
+        if status == 200:
+            done.append(1)
+        else:
+            stop.wait(0.2)
+
+
+def victim(port: int, stop: threading.Event, waits: list[float]) -> None:
+    """A client (of address 10.0.0.1) playing the search bot: the time each bot move takes."""
+    client = Client(port, "10.0.0.1")
+    status, game = client.request("POST", "/api/games", {"rules": "casual", "seed": 1, "seat": 1, "bot": "search"})
+    assert status == 201, game
+    path = f"/api/games/{game['id']}"
+    while not stop.is_set() and game["turn"] != "over":
+        if game["turn"] == "bot":
+            start = time.perf_counter()
+            status, answer = client.request("POST", path + "/bot")
+            while status == 503:  # the workers are busy: try again, as the page does (the wait counts)
+                time.sleep(1.5)
+                status, answer = client.request("POST", path + "/bot")
+            assert status == 200, answer
+            waits.append(time.perf_counter() - start)
+            game = answer
+        else:
+            status, game = client.request("POST", path + "/moves", {"move": game["view"]["legal_moves"][0]})
+            assert status == 200, game
+
+
+def hostile(port: int, pid: int, seconds: float) -> dict[str, Any]:
+    """The hostile scenario: 32 hinters, a victim, the probe."""
+    stop = threading.Event()
+    position = crafted_position()
+    hints: list[int] = []
+    waits: list[float] = []
+    latencies: list[float] = []
+    threads = [threading.Thread(target=hinter, args=(port, stop, hints, position)) for _ in range(32)]
+    for thread in threads:
+        thread.start()
+    time.sleep(3)  # the hints are under way
+    more = [threading.Thread(target=victim, args=(port, stop, waits)),
+            threading.Thread(target=reader, args=(port, stop, latencies, 0.1, "10.0.0.2"))]
+    for thread in more:
+        thread.start()
+    time.sleep(seconds)
+    memory = rss_kb(pid)
+    stop.set()
+    for thread in threads + more:
+        thread.join(timeout=600)
+    ordered = sorted(latencies)
+    return {
+        "gets_per_s": len(latencies) / seconds,
+        "p50_ms": 1000 * statistics.median(ordered),
+        "p99_ms": 1000 * ordered[int(0.99 * (len(ordered) - 1))],
+        "max_ms": 1000 * ordered[-1],
+        "others": len(hints),
+        "rss_mb": memory / 1024,
+        "bot_moves": len(waits),
+        "bot_p50_s": statistics.median(waits) if waits else float("nan"),
+        "bot_max_s": max(waits) if waits else float("nan"),
+    }
+
+
+def start_server(path: Path, options: list[str]) -> tuple[subprocess.Popen[str], int]:
+    """Start ``path`` on a free port with the ``options`` it knows; the process and its port."""
+    known = subprocess.run([sys.executable, str(path), "--help"], capture_output=True, text=True).stdout
+    argv = [sys.executable, str(path), "--port", "0"]
+    for name, value in zip(options[::2], options[1::2]):
+        if name in known:
+            argv += [name, value]
+    server = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert server.stdout is not None
+    port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))  # type: ignore[union-attr]
+    return server, port
 
 
 def long_record(moves: int) -> str:
@@ -169,16 +276,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bots", type=int, default=20, help="clients playing search:strong (default: 20)")
     parser.add_argument("--uploaders", type=int, default=4, help="clients loading records (default: 4)")
     parser.add_argument("--record-moves", type=int, default=2000, help="moves in the uploaded record (default: 2000)")
+    parser.add_argument("--hostile-seconds", type=float, default=30.0,
+                        help="how long the hostile scenario runs (default: 30; 0 leaves it out)")
+    parser.add_argument("--server", type=Path, default=SERVER, help="the server.py to measure (default: the example's)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     record = long_record(args.record_moves)
-    server = subprocess.Popen(
-        [sys.executable, str(SERVER), "--port", "0", "--per-address", "10000", "--creates-per-minute", "100000"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )
+    # Every client here comes from 127.0.0.1: the per-address limits are raised out of the way.
+    unlimited = ["--per-address", "10000", "--creates-per-minute", "100000",
+                 "--address-rate", "1000000000", "--client-rate", "1000000000"]
+    server, port = start_server(args.server, unlimited)
     try:
-        assert server.stdout is not None
-        port = int(re.search(r":(\d+)/", server.stdout.readline()).group(1))  # type: ignore[union-attr]
         # Warm the workers up (they start on the first bot move), then measure.
         scenario(port, server.pid, 2, 1, lambda p, s, d, i: bot_player(p, s, d, 100 + i), 2)
         results = {
@@ -194,6 +302,18 @@ def main(argv: list[str] | None = None) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+    if args.hostile_seconds:
+        # The default rates (the hostile side is one address), but two addresses: a proxy on 127.0.0.1.
+        server, port = start_server(args.server, ["--per-address", "10000", "--creates-per-minute", "100000",
+                                                  "--proxy", "127.0.0.1"])
+        try:
+            warm = Client(port, "10.0.0.3")  # the workers start on the first bot move
+            status, game = warm.request("POST", "/api/games", {"rules": "casual", "seed": 2, "seat": 1})
+            assert status == 201 and warm.request("POST", f"/api/games/{game['id']}/bot")[0] == 200
+            results["hostile: 32 hints at once, 1 address"] = hostile(port, server.pid, args.hostile_seconds)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
     if args.json:
         print(json.dumps(results, indent=1))
         return
@@ -204,6 +324,9 @@ def main(argv: list[str] | None = None) -> None:
             f"{name:34} {row['gets_per_s']:7.0f} {row['p50_ms']:7.2f} {row['p99_ms']:7.2f} {row['max_ms']:7.1f}"
             f" {row['others']:5d} {row['rss_mb']:7.0f}"
         )
+        if "bot_moves" in row:
+            print(f"{'':34} the victim's {row['bot_moves']} bot moves: p50 {row['bot_p50_s']:.2f} s, "
+                  f"max {row['bot_max_s']:.2f} s")
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ from ._rules import (
 from ._state import ALL_PILES, MAX_TURN_MOVES, GameState, Pile, PileKind, parse_pile, validate
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play, parse_move
 from ._engine import apply_move, explain_illegal, legal_moves, new_game
-from ._turns import DEFAULT_TURN_LIMIT, TurnEnd, TurnEnds, position_key, reveals, turn_ends
+from ._turns import DEFAULT_TURN_LIMIT, MAX_TURN_LIMIT, TurnEnd, TurnEnds, position_key, reveals, turn_ends
 from ._position import MAX_POSITION_LENGTH, parse_position, rules_from_text, rules_to_text
 from ._match import Match
 from ._view import PublicView, view
@@ -134,6 +134,7 @@ __all__ = [
     "reveals",
     # turns
     "DEFAULT_TURN_LIMIT",
+    "MAX_TURN_LIMIT",
     "TurnEnd",
     "TurnEnds",
     "position_key",

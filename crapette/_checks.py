@@ -14,10 +14,16 @@ import operator
 
 from ._errors import brief
 
-__all__ = ["SEED_LIMIT", "check_int", "check_seed"]
+__all__ = ["MAX_PLAYOUTS", "MAX_SECONDS", "SEED_LIMIT", "check_int", "check_seconds", "check_seed"]
 
 #: Seeds are ints from 0 to ``SEED_LIMIT - 1``.
 SEED_LIMIT = 2**64
+
+#: The most playouts a bot may spend on one decision (its ``playouts`` or ``budget``): a few
+#: minutes of thought at most, and a bot's memory stays bounded whatever it is given.
+MAX_PLAYOUTS = 1_000_000
+#: The longest time limit a bot takes, in seconds.
+MAX_SECONDS = 3600.0
 
 
 def check_seed(seed: object, name: str = "seed") -> int:
@@ -69,3 +75,25 @@ def check_int(name: str, value: object, low: int, high: int | None = None) -> in
     if high is not None and value > high:
         raise ValueError(f"{name} must be from {low} to {high}, got {brief(value)}")
     return value
+
+
+def check_seconds(name: str, value: object) -> float | None:
+    """``value`` as a time limit: None (no limit) or a number of seconds above 0 and at most :data:`MAX_SECONDS`.
+
+    >>> check_seconds("seconds", 2)
+    2.0
+    >>> check_seconds("seconds", 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: seconds must be above 0 and at most 3600, got 0
+
+    :raises TypeError: if ``value`` is neither None nor a number.
+    :raises ValueError: if it is out of range (or not a number at all, such as NaN).
+    """
+    if value is None:
+        return None
+    if type(value) not in (int, float):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    if not 0 < value <= MAX_SECONDS:  # type: ignore[operator]
+        raise ValueError(f"{name} must be above 0 and at most {MAX_SECONDS:g}, got {brief(value)}")
+    return float(value)  # type: ignore[arg-type]

@@ -211,23 +211,17 @@ def _penalty(scoring: Scoring, piles: tuple[tuple[Card, ...], ...], player: int)
     )
 
 
-def evaluate(state: GameState, player: int) -> float:
-    """How good ``state`` is for ``player``: the opponent's penalty minus the player's.
+def cards(state: GameState, player: int) -> float:
+    """The cards of ``state`` for ``player``: the opponent's penalty minus the player's.
 
     Cards left are weighed by the rules' scoring (the classic one under rules
-    without scoring); a finished game is
-    worth a large bonus or malus; a reserve card the player can play at once
-    is worth one card.
+    without scoring); in a game that goes on, a reserve card the player can
+    play at once is worth one card.
     """
-    outcome = state.outcome
-    if outcome is not None:
-        if outcome.winner is None:
-            return 0.0
-        return float(_WIN if outcome.winner == player else -_WIN)
     piles = state.piles
     scoring = state.rules.scoring or _HEURISTIC_SCORING
     value = float(_penalty(scoring, piles, 1 - player) - _penalty(scoring, piles, player))
-    if state.current_player == player:
+    if state.outcome is None and state.current_player == player:
         # The player is to move: a reserve card that can be played next is as good as gone.
         reserve = R0 + player
         for move in legal_moves(state):
@@ -236,8 +230,23 @@ def evaluate(state: GameState, player: int) -> float:
     return value
 
 
+def evaluate(state: GameState, player: int) -> float:
+    """How good ``state`` is for ``player``: its :func:`cards`, or for a finished game a large bonus or malus."""
+    outcome = state.outcome
+    if outcome is not None:
+        if outcome.winner is None:
+            return 0.0
+        return float(_WIN if outcome.winner == player else -_WIN)
+    return cards(state, player)
+
+
 def playout(world: GameState, player: int) -> float:
     """Play on greedily to the end of the opponent's next turn, then evaluate for ``player``."""
+    return evaluate(play_on(world, player), player)
+
+
+def play_on(world: GameState, player: int) -> GameState:
+    """The state after playing on greedily from ``world`` to the end of the opponent's next turn."""
     state = world
     turns_left = 2 if state.current_player == player else 1
     last = state.current_player
@@ -250,4 +259,4 @@ def playout(world: GameState, player: int) -> float:
             turns_left -= 1
             if turns_left == 0:
                 break
-    return evaluate(state, player)
+    return state

@@ -12,13 +12,14 @@ a card is revealed; so it never moves a card to and fro.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from ._checks import check_int, check_seed
+from ._checks import MAX_PLAYOUTS, check_int, check_seconds, check_seed
 from ._engine import apply_move, legal_moves
 from ._errors import brief
 from ._evaluation import value
-from ._heuristics import checked_view, evaluate, playout, seeded_rng
+from ._heuristics import cards, checked_view, evaluate, play_on, playout, seeded_rng
 from ._moves import Draw, EndTurn, Move, Pass
 from ._state import GameState
 from ._turns import TurnEnd, reveals, turn_ends
@@ -56,6 +57,17 @@ class PlanningBot:
     moves a card to and fro. With ``playouts=0`` it goes to the turn end its
     position evaluation ranks first.
 
+    ``playouts`` is at most :data:`~crapette.bots.MAX_PLAYOUTS`, and the bot
+    keeps one deal at a time, so its memory does not grow with the budget.
+    ``seconds`` (None: no limit) bounds the time a plan takes whatever the
+    position and the rules: past it, the bot stops trying candidates (and
+    listing the ways out of the turn's positions) and goes with the best found
+    so far, the turn end its evaluation ranks first if none was tried; the
+    listing of the turn's positions itself is bounded by
+    :data:`~crapette.DEFAULT_TURN_LIMIT` positions. With a time limit the bot
+    plays as fast as the machine lets it, so two runs may differ; a server
+    that must answer in time uses it.
+
     The bot decides from the public view only and is reproducible: its
     generator is seeded by ``seed`` and the view at the start of the segment.
 
@@ -66,8 +78,9 @@ class PlanningBot:
     >>> PlanningBot.at_level("strong")
     PlanningBot(seed=0, playouts=8000)
 
-    :raises ValueError: if ``seed`` is out of range or ``playouts`` negative.
-    :raises TypeError: if ``playouts`` is not an int.
+    :raises ValueError: if ``seed`` is out of range, ``playouts`` negative or over
+        :data:`~crapette.bots.MAX_PLAYOUTS`, or ``seconds`` not above 0 and at most 3600.
+    :raises TypeError: if ``playouts`` is not an int or ``seconds`` not a number.
 
     .. versionadded:: 0.3.0
     """
@@ -76,9 +89,10 @@ class PlanningBot:
     #: The game the bot plays: Crapette, under any rules (each state carries its rules).
     game = Crapette("classic")
 
-    def __init__(self, seed: int = 0, playouts: int = PLANNING_LEVELS["normal"]) -> None:
+    def __init__(self, seed: int = 0, playouts: int = PLANNING_LEVELS["normal"], *, seconds: float | None = None) -> None:
         self.seed = check_seed(seed)
-        self.playouts = check_int("playouts", playouts, 0)
+        self.playouts = check_int("playouts", playouts, 0, MAX_PLAYOUTS)
+        self.seconds = check_seconds("seconds", seconds)
         # The plan being played: the move to make from each view it passes through.
         self._plan: dict[PublicView, Move] = {}
 
@@ -94,20 +108,23 @@ class PlanningBot:
         return cls(seed, found)
 
     def __repr__(self) -> str:
-        return f"PlanningBot(seed={self.seed}, playouts={self.playouts})"
+        limit = "" if self.seconds is None else f", seconds={self.seconds}"
+        return f"PlanningBot(seed={self.seed}, playouts={self.playouts}{limit})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is PlanningBot and (other.seed, other.playouts) == (self.seed, self.playouts)
+        return type(other) is PlanningBot and (other.seed, other.playouts, other.seconds) == (
+            self.seed, self.playouts, self.seconds
+        )
 
     def __hash__(self) -> int:
-        return hash(("PlanningBot", self.seed, self.playouts))
+        return hash(("PlanningBot", self.seed, self.playouts, self.seconds))
 
     def __getstate__(self) -> dict[str, Any]:
         # The plan travels too: a bot handed to another process and back plays it on.
-        return {"seed": self.seed, "playouts": self.playouts, "plan": self._plan}
+        return {"seed": self.seed, "playouts": self.playouts, "seconds": self.seconds, "plan": self._plan}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["seed"], state["playouts"])  # type: ignore[misc]
+        self.__init__(state["seed"], state["playouts"], seconds=state.get("seconds"))  # type: ignore[misc]
         self._plan.update(state.get("plan", {}))
 
     def choose(self, state: GameState) -> Move:
@@ -158,7 +175,8 @@ class PlanningBot:
     def plan(self, v: PublicView) -> tuple[Move, ...]:
         """The moves the bot means to play from the position ``v`` shows: to the best end, then out of it."""
         player = v.current_player
-        paths = segment_paths(v)[: self._candidates()]
+        deadline = None if self.seconds is None else time.monotonic() + self.seconds
+        paths = segment_paths(v, deadline=deadline)[: self._candidates()]
         if not paths:
             # No reachable position lets the turn end (only moves between tableau
             # piles are legal anywhere, ruling R10): there is nothing to plan.
@@ -167,21 +185,30 @@ class PlanningBot:
             return paths[0]
         dealer = Dealer(v)
         rng = seeded_rng(self.seed, v)
-        deals: list[GameState] = []
         totals = [0.0] * len(paths)
-        tried = 0
         alive = list(range(len(paths)))
         # Successive halving: each round shares its part of the budget among the
         # candidates left, every one tried in the same deals, then drops the worse half.
+        # One deal at a time, every candidate left tried in it: memory stays flat.
         rounds = max(1, (len(paths) - 1).bit_length())
         for _ in range(rounds):
-            upto = tried + max(1, self.playouts // (rounds * len(alive)))
-            while len(deals) < upto:
-                deals.append(dealer.deal(rng))
+            sums: dict[int, float] = dict.fromkeys(alive, 0)
+            out_of_time = False
+            for _ in range(max(1, self.playouts // (rounds * len(alive)))):
+                deal = dealer.deal(rng)
+                tried = []
+                for i in alive:
+                    tried.append(self._try(deal, paths[i], player))
+                    if deadline is not None and time.monotonic() > deadline:
+                        out_of_time = True
+                        break
+                if out_of_time:
+                    break  # a deal not tried for every candidate does not count
+                for i, worth in zip(alive, tried):
+                    sums[i] += worth
             for i in alive:
-                totals[i] += sum(self._try(deal, paths[i], player) for deal in deals[tried:upto])
-            tried = upto
-            if len(alive) <= 2:
+                totals[i] += sums[i]
+            if out_of_time or len(alive) <= 2:
                 break
             alive.sort(key=lambda i: (-totals[i], i))
             alive = alive[: max(2, (len(alive) + 1) // 2)]
@@ -208,17 +235,58 @@ def path_values(v: PublicView, paths: list[tuple[Move, ...]], worlds: int, seed:
     player = v.current_player
     dealer = Dealer(v)
     rng = seeded_rng(seed, v)
-    deals = [dealer.deal(rng) for _ in range(max(1, worlds))]
-    return [sum(_try(deal, path, player) for deal in deals) / len(deals) for path in paths]
+    count = max(1, worlds)
+    # One deal at a time, every path played in it: memory does not grow with ``worlds``.
+    totals: list[float] = [0] * len(paths)
+    for _ in range(count):
+        deal = dealer.deal(rng)
+        for i, path in enumerate(paths):
+            totals[i] += _try(deal, path, player)
+    return [total / count for total in totals]
 
 
-def segment_paths(v: PublicView) -> list[tuple[Move, ...]]:
-    """Every way to end the current turn segment from ``v``: the moves to a turn end, then a move out of it."""
+def path_outcomes(v: PublicView, paths: list[tuple[Move, ...]], worlds: int, seed: int = 0) -> list[tuple[float, float, float]]:
+    """For each path, as :func:`path_values` plays it: ``(value, cards, wins)``, each a mean over the deals.
+
+    ``value`` is that of :func:`path_values`; ``cards`` the same without the
+    bonus of a finished game (the opponent's penalty minus the player's
+    wherever play stopped); ``wins`` the share of the deals in which the path
+    wins the game, less the share in which it loses it (from -1 to 1).
+    """
+    player = v.current_player
+    dealer = _Dealer(v)
+    rng = seeded_rng(seed, v)
+    count = max(1, worlds)
+    totals: list[list[float]] = [[0, 0, 0] for _ in paths]
+    for _ in range(count):
+        deal = dealer.deal(rng)
+        for i, path in enumerate(paths):
+            end = _end(deal, path, player)
+            outcome = end.outcome
+            won = 0 if outcome is None or outcome.winner is None else 1 if outcome.winner == player else -1
+            total = totals[i]
+            total[0] += evaluate(end, player)
+            total[1] += cards(end, player)
+            total[2] += won
+    return [(value / count, card_total / count, wins / count) for value, card_total, wins in totals]
+
+
+def segment_paths(v: PublicView, *, deadline: float | None = None) -> list[tuple[Move, ...]]:
+    """Every way to end the current turn segment from ``v``: the moves to a turn end, then a move out of it.
+
+    Past ``deadline`` (a :func:`time.monotonic` time), the turn ends not yet
+    looked at are left out (the first one with a way out is always kept).
+    """
     player = v.current_player
     world = Dealer(v).deal(None)
     # An end with no way out (only more moves that reveal nothing) is no place to stop.
-    ways = [(e, [] if e.state.is_over else _exits(e.state)) for e in turn_ends(world)]
-    ways = [(e, exits) for e, exits in ways if exits or e.state.is_over]
+    ways: list[tuple[TurnEnd, list[Move]]] = []
+    for e in turn_ends(world):
+        if deadline is not None and ways and time.monotonic() > deadline:
+            break
+        exits = [] if e.state.is_over else _exits(e.state)
+        if exits or e.state.is_over:
+            ways.append((e, exits))
     ways.sort(key=lambda way: -_value(way[0], player))
     paths: list[tuple[Move, ...]] = []
     for end, exits in ways:
@@ -252,4 +320,14 @@ def _try(deal: GameState, path: tuple[Move, ...], player: int) -> float:
     if state.is_over:
         return evaluate(state, player)
     return playout(state, player)
+
+
+def _end(deal: GameState, path: tuple[Move, ...], player: int) -> GameState:
+    """Where :func:`_try` stops: ``path`` played in a deal, then play on to the end of the opponent's next turn."""
+    state = deal
+    for move in path:
+        if state.is_over:
+            return state
+        state = apply_move(state, move)
+    return state if state.is_over else play_on(state, player)
 

@@ -16,14 +16,17 @@ from typing import Any
 import attrs
 
 from ._engine import apply_move, legal_moves
+from ._errors import brief
 from ._moves import Draw, Move, MoveStack, Play
 from ._shapes import pile_groups, shapes
 from ._state import H0, R0, T0, GameState
 
-__all__ = ["DEFAULT_TURN_LIMIT", "TurnEnd", "TurnEnds", "position_key", "reveals", "turn_ends"]
+__all__ = ["DEFAULT_TURN_LIMIT", "MAX_TURN_LIMIT", "TurnEnd", "TurnEnds", "position_key", "reveals", "turn_ends"]
 
 #: How many positions :func:`turn_ends` collects by default before it stops.
 DEFAULT_TURN_LIMIT = 2000
+#: The largest ``limit`` :func:`turn_ends` takes: the positions it holds (about 5 kB each) fit in 100 MB.
+MAX_TURN_LIMIT = 20_000
 
 
 def reveals(state: GameState, move: Move) -> bool:
@@ -170,7 +173,8 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
 
     The search stops after ``limit`` positions (:data:`DEFAULT_TURN_LIMIT`);
     then the result's :attr:`~TurnEnds.complete` is False and it holds the
-    ``limit`` positions nearest to ``state``.
+    ``limit`` positions nearest to ``state``. ``limit`` is at most
+    :data:`MAX_TURN_LIMIT`, which bounds the memory it takes.
 
     >>> from crapette import new_game
     >>> state = new_game("classic", seed=7)
@@ -181,12 +185,12 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
     ['T5-F0', 'T2-T6']
 
     :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
-    :raises ValueError: if ``limit`` is not a positive int.
+    :raises ValueError: if ``limit`` is not an int from 1 to :data:`MAX_TURN_LIMIT`.
     """
     if not isinstance(state, GameState):
         raise TypeError(f"turn_ends() expects a GameState, got {type(state).__name__}")
-    if type(limit) is not int or limit < 1:
-        raise ValueError(f"turn_ends(): limit must be a positive int, got {limit!r}")
+    if type(limit) is not int or not 1 <= limit <= MAX_TURN_LIMIT:
+        raise ValueError(f"turn_ends(): limit must be an int from 1 to {MAX_TURN_LIMIT:,}, got {brief(limit)}")
     classes = pile_groups(state.rules)
     res = R0 + state.current_player
     memo: dict[int, tuple[tuple[Any, ...], int]] = {}

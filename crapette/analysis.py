@@ -21,8 +21,11 @@ path, the value of each and whether the loss makes it a mistake.
 
 A value is in cards of penalty (the classic scoring's count, reserve cards
 double): the opponent's penalty minus the player's, after the opponent's next
-turn, averaged over the deals. A game won in a deal counts 10,000 cards (lost:
--10,000), so a path that misses a win shows a very large loss.
+turn (or where the game ended), averaged over the deals. A game that ends in a
+deal is counted apart, in :attr:`Review.wins`: the share of the deals in which
+the path wins the game, less the share in which it loses it. A path that wins
+in more of the deals than the player's is better whatever the cards, and only
+between paths that win as often are cards compared with the threshold.
 
 >>> from crapette import GameRecord
 >>> from crapette.bots import PlanningBot
@@ -37,7 +40,8 @@ mistake: T2-T3 R0-T2 was better (... cards against ..., ... lost)
 .. versionchanged:: 0.3.0
    Judges turn segments with the turn planner, in cards, instead of single
    moves with the tree search; :attr:`Review.played` and :attr:`Review.best`
-   are paths (tuples of moves) and the threshold is in cards.
+   are paths (tuples of moves) and the threshold is in cards. Games won and
+   lost are counted apart from the cards (:attr:`Review.wins`).
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ import attrs
 from ._errors import brief
 from ._ismcts import TreeSearchBot
 from ._moves import Move
-from ._planner import PlanningBot, path_values, segment_paths
+from ._planner import PlanningBot, path_outcomes, segment_paths
 from ._record import GameRecord
 from ._state import GameState
 from ._turns import reveals
@@ -95,12 +99,17 @@ class Review:
     played: tuple[Move, ...] = attrs.field(converter=_as_path)
     #: The best path the planner found (the path played, if none was better).
     best: tuple[Move, ...] = attrs.field(converter=_as_path)
-    #: The value of the path played for the player who moved, in cards.
+    #: The value of the path played for the player who moved, in cards (games won or lost aside: see :attr:`wins`).
     value: float
     #: The value of the best path, in cards.
     best_value: float
-    #: Whether the loss is above the threshold the analysis was run with.
+    #: Whether the best path is a mistake's correction: it wins in more of the deals, or as often
+    #: and its cards are worth more than the threshold the analysis was run with.
     mistake: bool
+    #: The share of the deals in which the path played wins the game, less the share in which it loses it (-1 to 1).
+    wins: float = 0.0
+    #: The same for the best path.
+    best_wins: float = 0.0
 
     @property
     def end(self) -> int:
@@ -109,13 +118,25 @@ class Review:
 
     @property
     def cost(self) -> float:
-        """How many cards the path played lost against the best path (0 when it is the best).
+        """How many cards the path played lost against the best path (0 when it is the best, or worth less in cards).
+
+        Games won and lost are not in it: see :attr:`wins_lost`.
 
         >>> from crapette import parse_move
         >>> Review(3, 0, parse_move("draw"), parse_move("R0-T1"), -1.0, 1.5, True).cost
         2.5
         """
         return round(max(0.0, self.best_value - self.value), 6)
+
+    @property
+    def wins_lost(self) -> float:
+        """The share of the deals the path played gave away in games won less lost, against the best (0 when none).
+
+        >>> from crapette import parse_move
+        >>> Review(3, 0, parse_move("draw"), parse_move("R0-T1"), -4.0, -6.0, True, 0.0, 0.25).wins_lost
+        0.25
+        """
+        return round(max(0.0, self.best_wins - self.wins), 6)
 
     @property
     def cost_in_points(self) -> float:
@@ -134,9 +155,16 @@ class Review:
         >>> from crapette import parse_move
         >>> Review(3, 0, parse_move("draw"), parse_move("R0-T1"), -1.0, 1.5, True).note
         'mistake: R0-T1 was better (+1.5 cards against -1.0, 2.5 lost)'
+        >>> Review(3, 0, parse_move("draw"), parse_move("R0-T1"), -4.0, -6.0, True, 0.0, 0.25).note
+        'mistake: R0-T1 was better (games won less lost in +25% of the deals against +0%)'
         """
         if not self.mistake:
             return ""
+        if self.best_wins > self.wins:
+            return (
+                f"mistake: {_text(self.best)} was better (games won less lost in {self.best_wins:+.0%} of "
+                f"the deals against {self.wins:+.0%})"
+            )
         return (
             f"mistake: {_text(self.best)} was better ({self.best_value:+.1f} cards against "
             f"{self.value:+.1f}, {self.cost:.1f} lost)"
@@ -188,8 +216,8 @@ def _planner(bot: object) -> PlanningBot:
     return bot
 
 
-def _judge(state: GameState, played: tuple[Move, ...], bot: PlanningBot, threshold: float) -> tuple[tuple[Move, ...], float, float, bool] | None:
-    """The best path, its value, the value of ``played`` and whether it is a mistake; None without a choice."""
+def _judge(state: GameState, played: tuple[Move, ...], bot: PlanningBot, threshold: float) -> Review | None:
+    """The review of the segment ``played`` from ``state`` (index 0); None without a choice."""
     v = view(state)
     paths = segment_paths(v)
     if len(paths) <= 1:
@@ -198,15 +226,21 @@ def _judge(state: GameState, played: tuple[Move, ...], bot: PlanningBot, thresho
     keep = min(len(paths), MAX_CANDIDATES, max(8, budget // 40))
     candidates = [played] + [p for p in paths[:keep] if p != played]
     worlds = max(4, budget // (2 * len(candidates)))
-    values = path_values(v, candidates, worlds, bot.seed)
-    best = max(range(len(candidates)), key=lambda i: (values[i], i == 0))
+    # The planner's ranking (cards, a game won or lost counting 10,000) picks the best.
+    values = path_outcomes(v, candidates, worlds, bot.seed)
+    best = max(range(len(candidates)), key=lambda i: (values[i][0], i == 0))
+    player = state.current_player
     if best == 0:
-        return played, values[0], values[0], False
+        _, card_value, wins = values[0]
+        return Review(0, player, played, played, card_value, card_value, False, wins, wins)
     # Measured again in fresh deals: the luck that made it the best of many is not a loss.
-    again = path_values(v, [played, candidates[best]], max(8, budget // 4), bot.seed + 1)
-    if again[1] <= again[0]:
-        return played, again[0], again[0], False
-    return candidates[best], again[1], again[0], again[1] - again[0] > threshold
+    again = path_outcomes(v, [played, candidates[best]], max(8, budget // 4), bot.seed + 1)
+    (value, card_value, wins), (best_value, best_cards, best_wins) = again
+    if best_value <= value:
+        return Review(0, player, played, played, card_value, card_value, False, wins, wins)
+    # Like with like: more games won is better whatever the cards; cards count between paths that win as often.
+    mistake = best_wins > wins or (best_wins == wins and best_cards - card_value > threshold)
+    return Review(0, player, played, candidates[best], card_value, best_cards, mistake, wins, best_wins)
 
 
 def reviews(
@@ -247,8 +281,7 @@ def reviews(
             continue
         judged = _judge(state, played, planner, threshold)
         if judged is not None:
-            best, best_value, value, mistake = judged
-            yield Review(index, state.current_player, played, best, value, best_value, mistake)
+            yield attrs.evolve(judged, index=index)
 
 
 def analyse(
@@ -270,7 +303,8 @@ def analyse(
     most :data:`MAX_CANDIDATES`) and the player's path are played in the same
     deals (half the budget), then the best of them and the player's path
     again in fresh deals (the other half). A segment is a mistake when the
-    best path is worth more than ``threshold`` cards more than the player's.
+    best path wins the game in more of the deals than the player's (games won
+    less lost), or as often and is worth more than ``threshold`` cards more.
     ``players`` limits the review to one player's segments (0 or 1).
     ``progress(done, total)`` is called after each segment reviewed, if given,
     with the moves of the record replayed so far. The same arguments always

@@ -40,7 +40,7 @@ import random
 import types
 from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
-from ._checks import check_int, check_seed
+from ._checks import MAX_PLAYOUTS, check_int, check_seed
 from ._engine import apply_move
 from ._errors import brief
 from ._heuristics import FOUNDATION, checked_view, greedy_choice, greedy_scores, playout, seeded_rng
@@ -64,6 +64,7 @@ __all__ = [
     "SearchResult",
     "MoveValue",
     "LEVELS",
+    "MAX_PLAYOUTS",
     "determinize",
     "make_bot",
     "choose_remembering",
@@ -334,7 +335,8 @@ class SearchBot(_GameBot[StateT, MoveT]):
     moves (at least one world each): a count, not a time, so the bot plays the
     same on any machine. With the default, a decision takes a few
     milliseconds on average and well under a second at worst. A position
-    with a single legal move costs nothing.
+    with a single legal move costs nothing. The budget is at most
+    :data:`MAX_PLAYOUTS`; the bot keeps one sampled world at a time.
 
     It plays any game (a :class:`crapette.protocol.GameBot` of the states and
     moves of its ``game``; None is Crapette): in Crapette it uses Crapette's
@@ -355,7 +357,7 @@ class SearchBot(_GameBot[StateT, MoveT]):
     >>> bot
     SearchBot(seed=3, budget=24)
 
-    :raises ValueError: if ``seed`` is out of range or ``budget`` is not a positive int.
+    :raises ValueError: if ``seed`` is out of range or ``budget`` is not from 1 to :data:`MAX_PLAYOUTS`.
     :raises TypeError: if ``game`` is not a card game.
 
     .. versionchanged:: 0.2.0
@@ -380,7 +382,7 @@ class SearchBot(_GameBot[StateT, MoveT]):
 
     def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, *, game: object = None) -> None:
         self.seed = check_seed(seed)
-        self.budget = check_int("budget", budget, 1)
+        self.budget = check_int("budget", budget, 1, MAX_PLAYOUTS)
         self.game = _check_game(game)
 
     def __repr__(self) -> str:

@@ -83,6 +83,7 @@ from crapette.observation import (
     _check_reward,
     _check_turn_cap,
     action_mask,
+    action_move,
     encode,
     forfeit,
     rewards,
@@ -138,13 +139,18 @@ def _to_opponent(opponent: object) -> Bot:
 
 
 def _check_seat(seat: object, name: str = "seat", modes: tuple[str, ...] = SEATS) -> int | str:
-    if isinstance(seat, str) and seat in modes:
-        return seat
-    if isinstance(seat, bool) or not isinstance(seat, (int, str)):
-        raise TypeError(f"{name} must be 0, 1{''.join(f', {m!r}' for m in modes)}, got {seat!r}")
-    if seat not in (0, 1):
-        raise ValueError(f"{name} must be 0, 1{''.join(f', {m!r}' for m in modes)}, got {seat!r}")
-    return seat
+    """A seat: 0 or 1 as any integer type (NumPy's too, not a bool), or one of ``modes``."""
+    expected = f"{name} must be 0, 1{''.join(f', {m!r}' for m in modes)}, got {seat!r}"
+    if isinstance(seat, str):
+        if seat in modes:
+            return seat
+        raise ValueError(expected)
+    if isinstance(seat, (bool, np.bool_)) or not hasattr(seat, "__index__"):
+        raise TypeError(expected)
+    number = operator.index(seat)
+    if number not in (0, 1):
+        raise ValueError(expected)
+    return number
 
 
 class PolicyBot:
@@ -350,10 +356,9 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
         """Play ``action`` for the agent, then the opponent's moves: observation, reward, terminated, truncated, info."""
         if self._done:
             raise RuntimeError("the episode is over: call reset() to deal a new game")
-        move = action_to_move(action)
         before = self.game_state
         try:
-            state = apply_move(before, move)
+            state = apply_move(before, action_move(action))
         except IllegalMoveError as error:
             if self.illegal_reward is None:
                 raise IllegalMoveError(f"action {operator.index(action)}: {error}", move=error.move, reason=error.reason) from None

@@ -72,9 +72,12 @@ from crapette import (
     NUM_ACTIONS,
     Card,
     GameState,
+    IllegalMoveError,
+    Move,
     Outcome,
     PublicView,
     RuleSet,
+    action_to_move,
     legal_actions,
     move_to_action,
 )
@@ -103,6 +106,7 @@ __all__ = [
     "OBSERVATION_SIZE",
     "OBSERVATION_VERSION",
     "action_mask",
+    "action_move",
     "encode",
     "REWARD_KINDS",
     "forfeit",
@@ -323,6 +327,31 @@ def encode(position: PublicView | GameState, player: int) -> NDArray[np.float32]
         )
     )
     return np.frombuffer(bytearray().join(rows), dtype=np.float32)
+
+
+def action_move(action: object) -> Move:
+    """The move an agent's action number stands for, as the environments read a step's action.
+
+    Any integer type will do (NumPy's too). A number outside ``0`` to
+    ``NUM_ACTIONS - 1`` names no move: it is an illegal action, as a move the
+    position does not allow is, so that a step never fails on a number alone.
+
+    >>> action_move(900)
+    parse_move('draw')
+    >>> action_move(903)
+    Traceback (most recent call last):
+    ...
+    crapette.IllegalMoveError: action 903 is no move: actions are 0 to 902
+
+    :raises IllegalMoveError: if the number is out of range.
+    :raises TypeError: if ``action`` is not an integer (a bool is not).
+    """
+    if isinstance(action, bool) or not hasattr(action, "__index__"):
+        raise TypeError(f"an action is an integer, got {type(action).__name__}")
+    number = operator.index(action)
+    if not 0 <= number < NUM_ACTIONS:
+        raise IllegalMoveError(f"action {brief(number)} is no move: actions are 0 to {NUM_ACTIONS - 1}")
+    return action_to_move(number)
 
 
 def action_mask(position: PublicView | GameState) -> NDArray[np.int8]:

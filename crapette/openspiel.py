@@ -9,9 +9,10 @@ algorithms and tools then take it like any of their own games:
 >>> import crapette.openspiel
 >>> game = pyspiel.load_game("crapette", {"rules": "casual", "max_moves": 200})
 >>> state = game.new_initial_state()
->>> state.is_chance_node(), len(state.chance_outcomes()) == game.max_chance_outcomes()
+>>> state.is_chance_node(), len(state.chance_outcomes()) == game.max_chance_outcomes() == 52
 (True, True)
->>> state.apply_action(0)  # the chance node deals game 0
+>>> for action in deal_actions(0):  # the chance nodes deal game 0: new_game("casual", 0)
+...     state.apply_action(action)
 >>> state.legal_actions(), [state.action_to_string(a) for a in state.legal_actions()]
 ([14, 27, 48, 900], ['T0-T7', 'T1-T0', 'T2-T3', 'draw'])
 >>> state.information_state_tensor(0) == state.information_state_tensor(1)
@@ -29,9 +30,6 @@ parameters:
     semicolons and colons instead:
     ``pyspiel.load_game("crapette(rules=classic[move_limit:150;stack_moves:false])")``.
     The game's own string (``str(game)``) uses that form.
-``deals``
-    the number of deals the chance node chooses among (65536 by default, at
-    most :data:`MAX_DEALS`).
 ``max_moves``
     the most moves a game may take (5000 by default, as in
     :mod:`crapette.simulation`; at most :data:`MAX_MOVES`).
@@ -49,16 +47,24 @@ parameters:
 A parameter out of range is a :class:`ValueError` (of the wrong type a
 :class:`TypeError`) from :class:`CrapetteGame`; ``pyspiel.load_game`` itself
 refuses a number that does not fit 32 bits before crapette sees it. Applying
-an action to a terminal state, or a chance action that is not a deal number,
+an action to a terminal state, or a chance action that is not a card left to deal,
 is a :class:`ValueError` too.
 
-**The deal** is one chance node, the first node of the game: it picks the
-deal number ``n`` uniformly among ``0 ... deals - 1``, and the game is
-:func:`crapette.new_game(rules, n) <crapette.new_game>`. OpenSpiel's card
-games usually deal card by card, one chance node per card; here the engine's
-own deal (version-stable, ruling R2) and its first-player rule are kept, and
-game ``n`` is the same game in OpenSpiel as everywhere else in crapette. The
-players never learn ``n``.
+**The deal** is dealt card by card, as OpenSpiel's card games deal: the
+first :data:`DEAL_NODES` nodes of the game are chance nodes, 51 for each deck
+(player 0's first), each picking the next card of that deck in dealing order
+uniformly among the cards not yet dealt (the action is the card's place in
+:data:`~crapette.ALL_CARDS` within its deck, 0 to 51; the last card of a deck
+follows). The game is then :func:`crapette.new_game(rules, 0, decks=...)
+<crapette.new_game>` of those orders: the engine's own layout (reserve, four
+tableau cards, hand) and first-player rule (a first-player rule of one's own
+that draws from the seed sees seed 0). Every deal is equally likely, so what a
+player has not seen is as uncertain as it can be: after the first observation
+(ten cards face up) each deck still has 47 unseen cards in 47! ≈ 2.6 · 10^59
+equally likely orders, and no list of deals to match the cards in sight
+against. The deal is as secret as the generator that picks the chance
+outcomes (OpenSpiel's sampler, or the caller's); :func:`deal_actions` gives the
+actions that deal crapette's game ``seed``, for experiments on given deals.
 
 **The end.** A game the rules end is terminal with the returns of
 :func:`crapette.observation.rewards` (by default 1 for a win, -1 for a loss,
@@ -84,22 +90,26 @@ moves the player to move has made in this turn, and which positions of the
 turn ``revisits=false`` bars (as a digest), which decide the legal moves. That is all a player's past observations tell it, so
 two histories that leave the same knowledge share an information state.
 :meth:`CrapetteState.resample_from_infostate` deals the unseen cards afresh,
-which IS-MCTS asks of an imperfect-information game.
+which IS-MCTS asks of an imperfect-information game, as the game's own chance
+would deal them.
+
+.. versionchanged:: 0.3.0
+   The deal is dealt card by card; the ``deals`` parameter (a chance node over
+   numbered deals, one of which the first observation gave away) is gone.
 
 .. versionadded:: 0.2.0
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import random
 from typing import Any, NamedTuple
 
 import attrs
 
 from crapette import (
     ALL_CARDS,
+    shuffled_deck,
     NUM_ACTIONS,
     Card,
     GameState,
@@ -137,14 +147,21 @@ from crapette.observation import (
     truncated_outcome,
 )
 
-__all__ = ["DEFAULT_DEALS", "GAME_TYPE", "MAX_DEALS", "MAX_MOVES", "CrapetteGame", "CrapetteObserver", "CrapetteState"]
+__all__ = [
+    "DEAL_NODES",
+    "GAME_TYPE",
+    "MAX_MOVES",
+    "CrapetteGame",
+    "CrapetteObserver",
+    "CrapetteState",
+    "deal_actions",
+]
 
-#: How many deals the chance node chooses among unless the ``deals`` parameter says otherwise.
-DEFAULT_DEALS = 65536
-#: The most deals the ``deals`` parameter may ask for: the chance node lists every one (about 100 MB at this bound).
-MAX_DEALS = 2**20
 #: The most moves the ``max_moves`` parameter may allow: OpenSpiel holds the game's length in a 32-bit int.
 MAX_MOVES = 2**31 - 1
+#: The chance nodes of a game: 51 cards of each deck (the last card of a deck follows).
+DEAL_NODES = 102
+_DECK = 52
 
 
 def _check_bounded(name: str, value: object, high: int) -> int:
@@ -163,7 +180,6 @@ except TypeError:  # a mock of pyspiel: the docs' build without OpenSpiel (docs/
 _KNOWN_SIZE = 4 * _CARDS
 _DEFAULTS: dict[str, Any] = {
     "rules": "classic",
-    "deals": DEFAULT_DEALS,
     "max_moves": DEFAULT_MAX_MOVES,
     "max_turn_moves": DEFAULT_TURN_MOVES,
     "revisits": False,
@@ -212,7 +228,6 @@ class _Config:
     """The game's settings, shared by its states."""
 
     rules: RuleSet
-    deals: int
     max_moves: int
     #: None: no cap.
     max_turn_moves: int | None
@@ -223,7 +238,7 @@ class _Play(NamedTuple):
     """What a state holds: immutable, so a clone shares it (``copy.deepcopy`` returns it as is)."""
 
     config: _Config
-    #: None at the chance node, before the deal.
+    #: None at the chance nodes, before the deal is complete.
     game: GameState | None
     #: The face-down cards a player with perfect recall has seen: bit ``card.index``.
     seen: int
@@ -233,6 +248,8 @@ class _Play(NamedTuple):
     turn_moves: int = 0
     #: The player who forfeited by making too many moves in one turn, or None.
     forfeit: int | None = None
+    #: The cards dealt so far at the chance nodes (their indexes in ALL_CARDS), in dealing order, deck 0 first.
+    dealt: tuple[int, ...] = ()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         return self
@@ -286,7 +303,6 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         turn_cap = values["max_turn_moves"]
         config = _Config(
             rules,
-            _check_bounded("deals", values["deals"], MAX_DEALS),
             _check_bounded("max_moves", values["max_moves"], MAX_MOVES),
             _check_turn_cap(None if turn_cap == 0 else turn_cap),
             _check_kind(values["rewards"]),
@@ -294,7 +310,7 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         bound = score_scale(rules) if config.rewards == "points" else 1.0
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
-            max_chance_outcomes=config.deals,
+            max_chance_outcomes=_DECK,
             num_players=2,
             min_utility=-bound,
             max_utility=bound,
@@ -306,7 +322,6 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
             info,
             {
                 "rules": _to_game_string(str(rules)),
-                "deals": config.deals,
                 "max_moves": config.max_moves,
                 "max_turn_moves": config.max_turn_moves or 0,
                 "revisits": rules.revisits,
@@ -331,14 +346,41 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
         return CrapetteObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
     def max_chance_nodes_in_history(self) -> int:
-        """One: the deal."""
-        return 1
+        """:data:`DEAL_NODES`: the deal, card by card."""
+        return DEAL_NODES
 
 
-@functools.lru_cache(maxsize=4)
-def _deal_outcomes(deals: int) -> tuple[tuple[int, float], ...]:
-    probability = 1.0 / deals
-    return tuple((deal, probability) for deal in range(deals))
+def deal_actions(seed: int) -> list[int]:
+    """The chance actions that deal crapette's game ``seed``: the decks in the order :func:`crapette.new_game` deals them.
+
+    Applied at the chance nodes of a new game, they deal
+    ``new_game(rules, seed)`` (for every first-player rule that does not
+    draw from the seed, the built-in ones among them), so that a set of
+    given deals can be played in OpenSpiel too.
+
+    >>> len(deal_actions(7)), max(deal_actions(7)) < 52
+    (102, True)
+
+    :raises ValueError: if ``seed`` is not an int with ``0 <= seed < 2**64``.
+    """
+    return [card.index % _DECK for deck in (0, 1) for card in shuffled_deck(seed, deck)[: _DECK - 1]]
+
+
+def _left(dealt: tuple[int, ...]) -> tuple[int, list[int]]:
+    """The deck being dealt at the chance node after ``dealt``, and its cards not dealt yet (their indexes)."""
+    deck = 0 if len(dealt) < _DECK - 1 else 1
+    taken = set(dealt)
+    return deck, [i for i in range(deck * _DECK, deck * _DECK + _DECK) if i not in taken]
+
+
+def _deal(rules: RuleSet, dealt: tuple[int, ...]) -> GameState:
+    """The game the chance nodes dealt: each deck in dealing order, its last card after the 51 chosen."""
+    orders = []
+    for deck in (0, 1):
+        chosen = list(dealt[deck * (_DECK - 1) : (deck + 1) * (_DECK - 1)])
+        (last,) = set(range(deck * _DECK, deck * _DECK + _DECK)) - set(chosen)
+        orders.append([ALL_CARDS[i] for i in (*chosen, last)])
+    return new_game(rules, 0, decks=(orders[0], orders[1]))
 
 
 class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no type information
@@ -358,7 +400,7 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
 
     @property
     def game_state(self) -> GameState | None:
-        """The crapette state, or None before the deal."""
+        """The crapette state, or None before the deal is complete."""
         return self._play.game
 
     @property
@@ -368,7 +410,7 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         return frozenset(card for card in ALL_CARDS if seen >> card.index & 1)
 
     def current_player(self) -> int:
-        """The player to move, ``pyspiel.PlayerId.CHANCE`` before the deal, ``TERMINAL`` at the end."""
+        """The player to move, ``pyspiel.PlayerId.CHANCE`` while the cards are dealt, ``TERMINAL`` at the end."""
         return self._play.player
 
     def is_terminal(self) -> bool:
@@ -381,28 +423,43 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         return sorted(legal_actions(state))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Each deal number, with probability ``1 / deals``."""
-        return list(_deal_outcomes(self._play.config.deals))
+        """The cards of the deck being dealt that are not dealt yet (their places in it, 0 to 51), each as likely."""
+        if self._play.player != _CHANCE:
+            return []
+        _deck, left = _left(self._play.dealt)
+        probability = 1.0 / len(left)
+        return [(index % _DECK, probability) for index in left]
 
     def _apply_action(self, action: int) -> None:
-        config, state, seen, player, turn_moves, _forfeit = self._play
+        config, state, seen, player, turn_moves, _forfeit, dealt = self._play
         if player == _TERMINAL:
             raise ValueError(f"the game is over: action {brief(action)} cannot be applied to a terminal state")
         if state is None:
-            if type(action) is not int or not 0 <= action < config.deals:
+            deck, left = _left(dealt)
+            index = action + deck * _DECK if type(action) is int and 0 <= action < _DECK else None
+            if index is None or index not in left:
                 raise ValueError(
-                    f"chance action {brief(action)} is not a deal: the chance node chooses among 0 to {config.deals - 1}"
+                    f"chance action {brief(action)} is not a card left to deal: the chance node deals one of "
+                    f"the {len(left)} cards of deck {deck} not dealt yet, by their places 0 to 51 in the deck"
                 )
-            state = new_game(config.rules, action)
-            self._play = _Play.after(config, state, _visible_bits(state))
+            dealt = (*dealt, index)
+            if len(dealt) < DEAL_NODES:
+                self._play = self._play._replace(dealt=dealt)
+                return
+            state = _deal(config.rules, dealt)
+            self._play = _Play.after(config, state, _visible_bits(state))._replace(dealt=dealt)
         else:
             after = apply_move(state, action_to_move(action))
             turn_moves = turn_moves + 1 if after.current_player == state.current_player else 0
-            self._play = _Play.after(config, after, seen | _top_bits(after), turn_moves)
+            self._play = _Play.after(config, after, seen | _top_bits(after), turn_moves)._replace(dealt=dealt)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
-            return f"deal {action}"
+            if not (type(action) is int and 0 <= action < _DECK):
+                return f"chance action {action}"
+            deck = _left(self._play.dealt)[0] if self._play.player == _CHANCE else 0
+            card = str(ALL_CARDS[deck * _DECK + action])
+            return f"deal {card}" if self._play.player == _CHANCE else f"deal {card[:2]}"
         return str(action_to_move(action))
 
     @property
@@ -427,20 +484,34 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         return list(rewards(outcome, config.rewards, rules=config.rules))
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CrapetteState:
-        """A state the player cannot tell from this one: the cards never seen dealt afresh into their slots.
+        """A state ``player_id`` cannot tell from this one, drawn as the game's own chance would deal it.
 
-        Each player's unseen cards (all from that player's deck) are shuffled
-        among the face-down slots of that player's reserve and hand that hold
-        unseen cards: a sample of the deals that agree with everything the
-        players have seen. ``probability_sampler()`` gives the randomness (a
-        number in [0, 1), as OpenSpiel's samplers do).
+        Every deal is equally likely and what the players do depends only on
+        what they have seen, so given all they have seen every placing of the
+        unseen cards in the face-down slots is equally likely: each player's
+        unseen cards (all from that player's deck) are shuffled among the
+        face-down slots of that player's reserve and hand that hold unseen
+        cards. While the cards are being dealt (nothing is seen yet), the cards
+        dealt so far are drawn afresh. ``probability_sampler()`` gives the
+        randomness (a number in [0, 1), as OpenSpiel's samplers do), once a card.
+
+        :raises ValueError: if ``player_id`` is not 0 or 1.
         """
+        if type(player_id) is not int or player_id not in (0, 1):
+            raise ValueError(f"player_id must be 0 or 1, got {brief(player_id)}")
         clone: CrapetteState = self.clone()
         play = self._play
         state = play.game
+        draw = _Draws(probability_sampler)
         if state is None:
+            dealt = []
+            for deck in (0, 1):
+                count = len(play.dealt[deck * (_DECK - 1) : (deck + 1) * (_DECK - 1)])
+                indexes = list(range(deck * _DECK, deck * _DECK + _DECK))
+                draw.shuffle(indexes)
+                dealt += indexes[:count]
+            clone._play = play._replace(dealt=tuple(dealt))
             return clone
-        rng = random.Random(int(probability_sampler() * 2**53))
         piles = list(state.piles)
         seen = play.seen
         for player in (0, 1):
@@ -451,7 +522,7 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
                 if not seen >> card.index & 1
             ]
             cards = [piles[pile_id][i] for pile_id, i in slots]
-            rng.shuffle(cards)
+            draw.shuffle(cards)
             for pile_id in (R0 + player, H0 + player):
                 pile = list(piles[pile_id])
                 for (where, i), card in zip(slots, cards):
@@ -466,6 +537,26 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
     def __str__(self) -> str:
         state = self._play.game
         return "deal not made yet" if state is None else str(state)
+
+
+class _Draws:
+    """Random choices from an OpenSpiel probability sampler (a number in [0, 1) a call)."""
+
+    def __init__(self, sampler: Any) -> None:
+        self.sampler = sampler
+
+    def below(self, n: int) -> int:
+        """A whole number from 0 to ``n - 1``, each as likely."""
+        value = float(self.sampler())
+        if not 0.0 <= value < 1.0:
+            raise ValueError(f"the probability sampler gave {brief(value)}, not a number in [0, 1)")
+        return min(int(value * n), n - 1)
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates): every order as likely."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 def _public_text(state: GameState) -> str:

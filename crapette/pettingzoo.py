@@ -46,6 +46,7 @@ earning -1 (``infos[agent]["forfeit"]`` True).
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Any
 
 from crapette import (
@@ -53,7 +54,6 @@ from crapette import (
     GameState,
     IllegalMoveError,
     RuleSet,
-    action_to_move,
     apply_move,
     new_game,
 )
@@ -73,6 +73,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from crapette.gymnasium import observation_space
 from crapette.observation import (
+    action_move,
     DEFAULT_TURN_MOVES,
     _adapter_rules,
     _check_count,
@@ -230,15 +231,51 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._turn_moves = 0
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
-        """What ``agent`` sees: ``{"observation": ..., "action_mask": ...}`` (new arrays)."""
+        """What ``agent`` sees: ``{"observation": ..., "action_mask": ...}`` (new arrays).
+
+        :raises ValueError: if ``agent`` is not ``"player_0"`` or ``"player_1"``.
+        """
+        if agent not in _PLAYERS:
+            raise ValueError(f"unknown agent {agent!r}: the agents are {', '.join(AGENTS)}")
         state = self.game_state
-        live = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
+        live = (
+            agent == self.agent_selection
+            and agent in self.agents
+            and not (self.terminations[agent] or self.truncations[agent])
+        )
         mask = action_mask(state) if live else np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": encode(state, _PLAYERS[agent]), "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
-        """Play ``action`` for the selected agent (None once that agent is done)."""
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """What the selected agent observes, its reward since it last moved, whether it is done, and its info.
+
+        :raises RuntimeError: once every agent is done (the game is over: call :meth:`reset`).
+        """
+        agent = self._selected("last()")
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def _selected(self, what: str) -> str:
         agent = self.agent_selection
+        if agent not in self.agents:
+            raise RuntimeError(f"{what}: the game is over and every agent is done: call reset() to deal a new game")
+        return agent
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` for the selected agent (None once that agent is done).
+
+        An action that is not a legal move, out of range included, is an
+        illegal action (see ``illegal_reward``).
+
+        :raises RuntimeError: once every agent is done (the game is over: call :meth:`reset`).
+        :raises TypeError: if ``action`` is not an integer.
+        """
+        agent = self._selected("step()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
@@ -246,10 +283,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             raise ValueError(f"{agent} is to move: None is the action only of an agent that is done")
         before = self.game_state
         try:
-            state = apply_move(before, action_to_move(action))
+            state = apply_move(before, action_move(action))
         except IllegalMoveError as error:
             if self.illegal_reward is None:
-                raise IllegalMoveError(f"action {int(action)} of {agent}: {error}", move=error.move, reason=error.reason) from None
+                raise IllegalMoveError(
+                    f"action {operator.index(action)} of {agent}: {error}", move=error.move, reason=error.reason
+                ) from None
             self._cumulative_rewards[agent] = 0.0
             self.rewards = {name: self.illegal_reward if name == agent else 0.0 for name in AGENTS}
             self.terminations = {name: True for name in AGENTS}
@@ -326,7 +365,7 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # 
         env = self.env
         if not self._has_reset:
             raise AttributeError("last() cannot be called before reset")
-        agent = env.agent_selection
+        agent = env._selected("last()")
         return (
             env.observe(agent) if observe else None,
             env._cumulative_rewards[agent],

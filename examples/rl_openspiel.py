@@ -60,7 +60,7 @@ def main() -> None:
             state.apply_action(rng.choice(actions, p=probabilities))
         else:
             state.apply_action(bots[state.current_player()].step(state))
-    print(f"deal {state.history()[0]}, {state.game_state.move_count} moves: {state.game_state.outcome}")
+    print(f"{state.game_state.move_count} moves: {state.game_state.outcome}")
     print(f"returns: IS-MCTS {state.returns()[0]:+g}, random {state.returns()[1]:+g}")
 
 

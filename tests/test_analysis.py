@@ -136,3 +136,59 @@ def test_a_review_takes_a_single_move_as_a_path_and_without_a_mistake_has_no_not
     review = Review(0, 0, move, move, 0.5, 0.5, False)
     assert review.played == (move,) == review.best and review.end == 0
     assert review.note == "" and review.cost == 0.0
+
+
+# Units: games won apart from cards -------------------------------------------------------------
+
+
+def test_a_game_won_is_counted_apart_from_the_cards() -> None:
+    # Casual, seed 1, greedy against random: player 1 wins by emptying its piles at move 272.
+    state = new_game("casual", seed=1)
+    states = [state]
+    bots = (GreedyBot(), RandomBot(seed=2))
+    while not state.is_over:
+        state = apply_move(state, bots[state.current_player].choose(state))
+        states.append(state)
+    start = len(states) - 60
+    tail = GameRecord("casual", None, GameRecord.from_states(states, seed=1).moves[start:], start=states[start])
+    found = analyse(tail, bot=PlanningBot(seed=0, playouts=200))
+    assert any(r.wins or r.best_wins for r in found)  # games end within the look-ahead here
+    for review in found:
+        assert abs(review.value) < 200 and abs(review.best_value) < 200  # cards: a win's bonus is not in them
+        assert -1 <= review.wins <= 1 and -1 <= review.best_wins <= 1
+        assert "10000" not in review.note and "cards against +1000" not in review.note
+
+
+@pytest.mark.parametrize(
+    ("played", "best", "mistake", "note"),
+    [
+        # A path that wins more often is better whatever the cards; the note says so without cards.
+        ((-10.0, -10.0, 0.0), (6642.7, -12.0, 0.66), True,
+         "mistake: R0-T2 was better (games won less lost in +66% of the deals against +0%)"),
+        # Between paths that win as often, cards against the threshold of 2 cards.
+        ((5.0, 5.0, 0.0), (6.5, 6.5, 0.0), False, ""),
+        ((5.0, 5.0, 0.0), (8.0, 8.0, 0.0), True, "mistake: R0-T2 was better (+8.0 cards against +5.0, 3.0 lost)"),
+        ((-9995.0, 5.0, -1.0), (-9992.0, 8.0, -1.0), True,
+         "mistake: R0-T2 was better (+8.0 cards against +5.0, 3.0 lost)"),
+        # A path that wins less often is no correction, however many cards it gains.
+        ((5005.0, 5.0, 0.5), (5006.0, 206.0, 0.49), False, ""),
+    ],
+)
+def test_the_threshold_compares_cards_with_cards(
+    monkeypatch: pytest.MonkeyPatch,
+    played: tuple[float, float, float],
+    best: tuple[float, float, float],
+    mistake: bool,
+    note: str,
+) -> None:
+    from crapette import analysis
+
+    def outcomes(v: object, paths: list[object], worlds: int, seed: int = 0) -> list[tuple[float, float, float]]:
+        return [played if path == paths[0] else best if i == 1 else (-1e9, 0.0, -1.0) for i, path in enumerate(paths)]
+
+    monkeypatch.setattr(analysis, "path_outcomes", outcomes)
+    record = GameRecord("classic", seed=3, moves=["T2-T3", "T3-T2", "draw"])
+    (review,) = analyse(record, bot=BOT)
+    assert review.mistake is mistake and review.note.replace("T2-T3 R0-T2", "R0-T2") == note
+    assert (review.value, review.wins) == (played[1], played[2])
+    assert "6642" not in review.note

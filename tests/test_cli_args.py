@@ -113,3 +113,15 @@ def test_bot_names_with_a_level_and_a_seed_are_told_apart() -> None:
     assert _bot_spec("search:strong").label == "strong search bot"
     with pytest.raises(argparse.ArgumentTypeError, match="unknown bot 'search:hard'"):
         _bot_spec("search:hard")
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "--games", "1", "--bots", "search,random", "--budget", "9" * 30],
+    ["play", "--budget", "1000001"],
+    ["analyse", "x.json", "--playouts", "1000001"],
+])
+def test_budgets_on_the_command_line_are_bounded(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run(argv, capsys, monkeypatch)
+    assert code == 2 and "at most 1,000,000 playouts" in err and err.count("\n") == 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 import fnmatch
 import io
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from crapette._record import MAX_RECORD_LENGTH
 from crapette.bots import GreedyBot
 from crapette.cli import MAX_RECORD_BYTES
 
-from cli_helpers import play, run, run_limited
+from cli_helpers import bot_game, play, run, run_limited
 from cli_helpers import _in_a_temporary_directory  # noqa: F401 (an autouse fixture)
 
 
@@ -221,3 +223,162 @@ def test_playing_on_from_a_loaded_record_keeps_its_names_and_gives_the_result_of
     unnamed.write_text(GameRecord("classic", seed=5).to_json(), encoding="utf-8")
     run(["play", "--load", str(unnamed)], capsys, monkeypatch, stdin=f"1\nsave {changed}\n")
     assert GameRecord.from_json(changed.read_text("utf-8")).players == ("you", "greedy bot")
+
+
+# Writing: whole or not at all ---------------------------------------------------------------------
+
+
+def _limited_run(argv: list[str], stdin: str = "", file_size: int = 4096) -> subprocess.CompletedProcess[str]:
+    """``python -m crapette`` in a process that may write files of at most ``file_size`` bytes (``ulimit -f``)."""
+
+    def limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
+
+    return subprocess.run(
+        [sys.executable, "-m", "crapette", *argv], input=stdin, capture_output=True, text=True, timeout=120,
+        preexec_fn=limit,
+    )
+
+
+needs_rlimit = pytest.mark.skipif(os.name != "posix", reason="needs resource limits (POSIX)")
+
+
+@needs_rlimit
+def test_a_failed_save_leaves_the_previous_file_intact(tmp_path: Path) -> None:
+    good, keep = tmp_path / "good.json", tmp_path / "keep.json"
+    good.write_text(bot_game(moves=600).to_json(indent=2), encoding="utf-8")
+    assert good.stat().st_size > 4096
+    previous = GameRecord("classic", seed=3).to_json()
+    keep.write_text(previous, encoding="utf-8")
+    result = _limited_run(["play", "--load", str(good)], stdin=f"save {keep}\nquit\ny\n")
+    assert f"cannot write {keep}: File too large; the game is not saved." in result.stdout
+    assert keep.read_text(encoding="utf-8") == previous
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["good.json", "keep.json"]  # no temporary file left
+
+
+@needs_rlimit
+@pytest.mark.parametrize("command", ["show --svg", "replay --html", "replay --svg-dir", "analyse --html"])
+def test_a_failed_picture_or_page_leaves_the_previous_file_intact(tmp_path: Path, command: str) -> None:
+    record = tmp_path / "game.json"
+    record.write_text(bot_game(moves=30).to_json(), encoding="utf-8")
+    name, option = command.split()
+    target = tmp_path / ("pictures" if option == "--svg-dir" else "out")
+    if option == "--svg-dir":
+        target.mkdir()
+        (target / "state-00000.svg").write_text("previous", encoding="utf-8")
+    else:
+        target.write_text("previous", encoding="utf-8")
+    argv = {"show": ["show", "--seed", "3"], "replay": ["replay", str(record)],
+            "analyse": ["analyse", str(record), "--playouts", "20", "--no-progress"]}[name]
+    result = _limited_run([*argv, option, str(target)], file_size=2048)
+    assert result.returncode == 1 and "File too large" in result.stderr
+    kept = target / "state-00000.svg" if option == "--svg-dir" else target
+    assert kept.read_text(encoding="utf-8") == "previous"
+    assert not [p for p in tmp_path.rglob(".*.tmp")]
+
+
+KILLED_MIDWAY = """
+import os, signal, sys
+from crapette.cli._files import _write, _writing
+
+_write(sys.argv[1], "the previous save\\n")
+with _writing(sys.argv[1]) as file:
+    file.write("half of a new save" * 10000)
+    file.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "kill") or os.name != "posix", reason="needs SIGKILL")
+def test_a_save_killed_midway_leaves_the_previous_file_intact(tmp_path: Path) -> None:
+    import signal
+
+    path = tmp_path / "keep.json"
+    result = subprocess.run([sys.executable, "-c", KILLED_MIDWAY, str(path)], capture_output=True, timeout=60)
+    assert result.returncode == -signal.SIGKILL
+    assert path.read_text(encoding="utf-8") == "the previous save\n"
+    (left,) = [p for p in tmp_path.iterdir() if p != path]  # the hidden temporary file stays behind
+    assert left.name.startswith(".keep.json.") and left.name.endswith(".tmp")
+
+
+def test_a_save_keeps_the_files_permissions_and_a_link_stays_a_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real, link = tmp_path / "real.json", tmp_path / "link.json"
+    real.write_text("old", encoding="utf-8")
+    real.chmod(0o640)
+    link.symlink_to(real)
+    _, out = play(["1", f"save {link}"], capsys, monkeypatch)
+    assert f"Saved to {link}." in out
+    assert link.is_symlink() and GameRecord.from_json(real.read_text("utf-8")).seed == 5
+    assert real.stat().st_mode & 0o777 == 0o640
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes any file")
+def test_a_read_only_file_is_not_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept = tmp_path / "kept.json"
+    kept.write_text("old", encoding="utf-8")
+    kept.chmod(0o444)
+    _, out = play(["1", f"save {kept}", "quit", "y"], capsys, monkeypatch)
+    assert f"cannot write {kept}: Permission denied; the game is not saved." in out
+    assert kept.read_text(encoding="utf-8") == "old"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/null"), reason="needs /dev/null")
+def test_a_device_is_written_straight_through(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(["show", "--seed", "3", "--svg", "/dev/null"], capsys, monkeypatch)
+    assert code == 0 and "wrote /dev/null" in out and os.path.exists("/dev/null")
+
+
+# Loading never takes back a reveal -----------------------------------------------------------------
+
+
+def test_a_loaded_save_keeps_the_undo_policy_a_reveal_stays_final(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Classic, seed 3: the draw turns K♦ face up (it fits nowhere: the turn ends).
+    path = tmp_path / "saved.json"
+    _, out = play(["draw", f"save {path}", "undo"], capsys, monkeypatch, "--seed", "3")
+    refusal = "You cannot take back your last move: a card has been turned face up since"
+    assert out.count(refusal) == 1
+    code, out, _ = run(["play", "--load", str(path)], capsys, monkeypatch, stdin="undo\nquit\n")
+    assert code == 0 and refusal in out and "Took back" not in out
+    _, out = play([f"load {path}", "undo"], capsys, monkeypatch)
+    assert refusal in out and "Took back" not in out
+
+
+def test_loading_an_earlier_save_of_the_game_in_play_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start, other = tmp_path / "start.json", tmp_path / "other.json"
+    other.write_text(GameRecord("casual", seed=9).to_json(), encoding="utf-8")
+    refusal = f"{start} is an earlier point of a game played here: loading it would take back a card turned face up"
+    # Before any card is turned up, going back is an undo: allowed.
+    _, out = play([f"save {start}", "T2-T3", f"load {start}", "y"], capsys, monkeypatch, "--seed", "3")
+    assert refusal not in out and f"Loaded {start}: move 0." in out
+    # After the draw, neither directly, nor by way of another game.
+    lines = [f"save {start}", "draw", f"load {start}", "y", f"load {other}", "y", f"load {start}", "quit"]
+    _, out = play(lines, capsys, monkeypatch, "--seed", "3")
+    assert out.count(refusal) == 2 and f"Loaded {other}" in out and f"Loaded {start}" not in out
+
+
+def test_the_seed_is_shown_only_once_the_game_is_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "game.json"
+    # One move ends the game, whoever makes it (a random deal: either player may start).
+    argv = ["play", "--rules", "classic(move_limit=1)", "--color", "never"]
+    code, out, _ = run(argv, capsys, monkeypatch, stdin=f"1\nsave {path}\nquit\n")
+    seed = GameRecord.from_json(path.read_text("utf-8")).seed
+    assert code == 0 and "a new deal" in out and seed is not None and seed >= 0
+    before, _, after = out.partition("Game over:")
+    assert str(seed) not in before and f"The deal was seed {seed}." in after
+    # A seed given on the command line is no secret: it is shown at once.
+    _, out, _ = run(["play", "--seed", "7"], capsys, monkeypatch, stdin="quit\n")
+    assert out.startswith("crapette: classic rules, seed 7.")

@@ -154,9 +154,49 @@ def test_an_illegal_action_ends_the_episode_or_raises() -> None:
     strict.reset(options={"deal": 1})
     with pytest.raises(IllegalMoveError, match="action 0: illegal move T0-F0"):
         strict.step(move_to_action(parse_move("T0-F0")))
-    with pytest.raises(ValueError, match="action index"):
+    with pytest.raises(IllegalMoveError, match="action -1 is no move: actions are 0 to 902"):
         strict.step(-1)
     assert strict.game_state == new_game(strict.rules, 1)
+
+
+@pytest.mark.parametrize("action", [-1, 903, 10**30, np.int64(5000)])
+def test_an_out_of_range_action_counts_as_illegal(action: object) -> None:
+    env = CrapetteEnv("classic")
+    env.reset(options={"deal": 1})
+    observation, reward, terminated, truncated, info = env.step(action)  # type: ignore[arg-type]
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+    env.reset(options={"deal": 1})
+    with pytest.raises(TypeError, match="an action is an integer, got str"):
+        env.step("draw")  # type: ignore[arg-type]
+    assert env.game_state == new_game(env.rules, 1)
+
+
+def test_an_async_vector_env_stays_usable_after_an_out_of_range_action() -> None:
+    from gymnasium.vector import AsyncVectorEnv
+
+    envs = AsyncVectorEnv([lambda: CrapetteEnv("classic(move_limit=100)")] * 2)
+    try:
+        observations, _ = envs.reset(seed=1)
+        legal = int(observations["action_mask"][1].nonzero()[0][0])
+        _, rewards_, terminated, _, infos = envs.step(np.array([5000, legal]))
+        assert terminated[0] and rewards_[0] == -1.0 and infos["illegal_action"][0]
+        observations, _, _, _, _ = envs.step(np.array([
+            int(observations["action_mask"][i].nonzero()[0][0]) for i in range(2)
+        ]))  # the first environment was reset by the vector env: a legal action of its new game
+        assert observations["observation"].shape[0] == 2
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("seat", [np.int64(1), np.int8(0), 1])
+def test_reset_takes_a_numpy_seat(seat: object) -> None:
+    env = CrapetteEnv("classic")
+    _, info = env.reset(options={"seat": seat})
+    assert info["seat"] == int(seat) and type(info["seat"]) is int and env.seat == int(seat)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="must be 0, 1"):
+        env.reset(options={"seat": np.bool_(True)})
+    with pytest.raises(ValueError, match="must be 0, 1"):
+        env.reset(options={"seat": np.int64(2)})
 
 
 def test_a_game_over_before_the_agents_first_move_is_dealt_again() -> None:

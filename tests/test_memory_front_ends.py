@@ -77,12 +77,12 @@ def test_gymnasium_and_pettingzoo_environments_copied_mid_turn_offer_the_same_ac
 
 def test_an_openspiel_state_serialized_mid_turn_deserializes_with_the_same_choices() -> None:
     pyspiel = pytest.importorskip("pyspiel", reason='the OpenSpiel adapter needs OpenSpiel: pip install ".[openspiel]"')
-    import crapette.openspiel  # noqa: F401 (registers the game)
+    from crapette.openspiel import deal_actions  # (registers the game)
 
     game = pyspiel.load_game("crapette")
     state = game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(state.chance_outcomes()[0][0])
+    for action in deal_actions(0):  # the chance nodes deal crapette's game 0
+        state.apply_action(action)
     # Play the first move between tableau piles that is legal, then compare.
     for _ in range(200):
         inner = parse_position(str(state))

@@ -32,13 +32,15 @@ from crapette import (  # noqa: E402
     view,
 )
 from crapette.observation import OBSERVATION_SIZE, encode, rewards, truncated_outcome  # noqa: E402
-from crapette.openspiel import DEFAULT_DEALS, CrapetteGame, CrapetteState  # noqa: E402
+from crapette.openspiel import DEAL_NODES, CrapetteGame, CrapetteState, deal_actions  # noqa: E402
 from crapette.strategies import rulesets  # noqa: E402
 
 
 def dealt(game: object, deal: int) -> CrapetteState:
+    """A new game dealt as crapette deals game ``deal`` (``new_game(rules, deal)``)."""
     state = game.new_initial_state()  # type: ignore[attr-defined]
-    state.apply_action(deal)
+    for action in deal_actions(deal):
+        state.apply_action(action)
     return state
 
 
@@ -73,11 +75,11 @@ def test_the_game_loads_by_name_and_from_its_own_string() -> None:
     assert isinstance(game, CrapetteGame)
     assert game.rules == attrs.evolve(RuleSet.classic(), revisits=False)  # revisits off unless told otherwise
     assert str(game) == (
-        f"crapette(deals={DEFAULT_DEALS},max_moves=5000,max_turn_moves=200,revisits=False,"
+        "crapette(max_moves=5000,max_turn_moves=200,revisits=False,"
         "rewards=win,rules=classic[revisits:false])"
     )
     assert pyspiel.load_game("crapette", {"revisits": True}).rules == RuleSet.classic()
-    custom = pyspiel.load_game("crapette", {"rules": "classic(move_limit=150, stack_moves=false)", "deals": 10})
+    custom = pyspiel.load_game("crapette", {"rules": "classic(move_limit=150, stack_moves=false)"})
     assert "rules=classic[" in str(custom) and "move_limit:150" in str(custom)
     again = pyspiel.load_game(str(custom))
     assert again.rules == custom.rules and again.rules.move_limit == 150 and not again.rules.stack_moves
@@ -87,21 +89,21 @@ def test_the_game_loads_by_name_and_from_its_own_string() -> None:
 @settings(max_examples=examples(1))
 @given(rulesets())
 def test_any_rules_survive_the_game_string(rules: RuleSet) -> None:
-    game = pyspiel.load_game("crapette", {"rules": str(rules), "deals": 3, "revisits": rules.revisits})
+    game = pyspiel.load_game("crapette", {"rules": str(rules), "revisits": rules.revisits})
     inner = str(game)[len("crapette(") : -1]
-    assert inner.count("(") == inner.count(")") == 0 and inner.count("=") == 6
+    assert inner.count("(") == inner.count(")") == 0 and inner.count("=") == 5
     assert pyspiel.load_game(str(game)).rules == rules
 
 
 def test_the_game_describes_itself() -> None:
-    game = pyspiel.load_game("crapette", {"rules": "casual", "deals": 100, "max_moves": 300})
+    game = pyspiel.load_game("crapette", {"rules": "casual", "max_moves": 300})
     kind = game.get_type()
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
     assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert game.num_distinct_actions() == NUM_ACTIONS
-    assert game.num_players() == 2 and game.max_chance_outcomes() == 100
+    assert game.num_players() == 2 and game.max_chance_outcomes() == 52
     assert game.max_game_length() == 300
     assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
     assert game.observation_tensor_shape() == [OBSERVATION_SIZE]
@@ -115,8 +117,8 @@ def test_the_game_describes_itself() -> None:
 def test_bad_parameters_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown parameter"):
         CrapetteGame({"seed": 1})
-    with pytest.raises(ValueError, match="deals must be at least 1"):
-        CrapetteGame({"deals": 0})
+    with pytest.raises(ValueError, match="unknown parameter"):
+        CrapetteGame({"deals": 65536})  # the numbered deals are gone: the cards are dealt one by one
     with pytest.raises(ValueError, match="max_moves must be at least 1"):
         CrapetteGame({"max_moves": 0})
     with pytest.raises(ValueError, match="rewards must be one of"):
@@ -125,17 +127,40 @@ def test_bad_parameters_are_refused() -> None:
         CrapetteGame({"max_turn_moves": -1})
 
 
-def test_the_deal_is_one_chance_node_over_the_deal_numbers() -> None:
-    game = pyspiel.load_game("crapette", {"rules": "casual", "deals": 50})
+def test_the_deal_is_dealt_card_by_card_every_card_left_as_likely() -> None:
+    game = pyspiel.load_game("crapette", {"rules": "casual"})
     state = game.new_initial_state()
-    assert state.is_chance_node() and state.game_state is None
-    outcomes = state.chance_outcomes()
-    assert [a for a, _p in outcomes] == list(range(50))
-    assert sum(p for _a, p in outcomes) == pytest.approx(1.0)
-    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "deal 7"
-    state.apply_action(7)
+    assert game.max_chance_nodes_in_history() == DEAL_NODES == 102
+    actions = deal_actions(7)
+    for node, action in enumerate(actions):
+        assert state.is_chance_node() and state.game_state is None
+        outcomes = state.chance_outcomes()
+        left = 52 - node % 51  # 51 nodes a deck: its last card follows
+        assert len(outcomes) == left and sorted(a for a, _p in outcomes) == [a for a, _p in outcomes]
+        assert all(p == pytest.approx(1 / left) for _a, p in outcomes) and action in dict(outcomes)
+        assert state.information_state_string(0) == "observer 0: the deal is not made yet"
+        state.apply_action(action)
     assert state.game_state == new_game(game.rules, 7)
-    assert state.current_player() == 0 and state.history() == [7]
+    assert state.current_player() == 0 and state.history() == actions
+    assert game.new_initial_state().action_to_string(pyspiel.PlayerId.CHANCE, 13) == "deal AD0"
+
+
+def test_the_first_observation_does_not_give_the_deal_away() -> None:
+    """Two deals with the same cards face up look the same: no list of deals to match the cards in sight against."""
+    game = pyspiel.load_game("crapette")
+    real = deal_actions(3)
+    other = list(real)
+    # Two cards of player 0's hand (dealt after the 13 reserve cards and the 4 tableau cards) change places.
+    other[20], other[40] = other[40], other[20]
+    a, b = game.new_initial_state(), game.new_initial_state()
+    for x, y in zip(real, other):
+        a.apply_action(x)
+        b.apply_action(y)
+    assert a.game_state != b.game_state and a.game_state.hands[0] != b.game_state.hands[0]
+    for player in (0, 1):
+        assert a.information_state_string(player) == b.information_state_string(player)
+        assert a.information_state_tensor(player) == b.information_state_tensor(player)
+        assert a.observation_tensor(player) == b.observation_tensor(player)
 
 
 def test_legal_actions_are_the_legal_moves_sorted() -> None:
@@ -251,11 +276,12 @@ def test_the_observation_string_shows_the_view() -> None:
     assert "H0: [35]" in text
 
 
-def seen_by_replay(game: object, history: list[int]) -> set[object]:
-    """Every card face up in some state along ``history`` (the deal first)."""
-    state = new_game(game.rules, history[0])  # type: ignore[attr-defined]
+def seen_by_replay(game: object, deal: int, history: list[int]) -> set[object]:
+    """Every card face up in some state along ``history`` (the deal ``deal`` first)."""
+    state = new_game(game.rules, deal)  # type: ignore[attr-defined]
     states = [state]
-    for action in history[1:]:
+    assert history[:DEAL_NODES] == deal_actions(deal)
+    for action in history[DEAL_NODES:]:
         state = apply_move(state, action_to_move(action))
         states.append(state)
     seen: set[object] = set()
@@ -271,7 +297,7 @@ def test_seen_cards_are_every_card_ever_face_up() -> None:
         game = pyspiel.load_game("crapette", {"rules": rules})
         state = dealt(game, 11)
         for clone in play_random(state, 600, random.Random(11))[::60]:
-            assert clone.seen_cards == seen_by_replay(game, clone.history())
+            assert clone.seen_cards == seen_by_replay(game, 11, clone.history())
 
 
 def test_the_information_state_knows_the_cards_turned_over_into_the_hand() -> None:
@@ -328,6 +354,38 @@ def test_resampling_deals_the_unseen_cards_afresh() -> None:
         assert world.reserves[0][-1] == real.reserves[0][-1]
     chance = pyspiel.load_game("crapette").new_initial_state()
     assert chance.resample_from_infostate(0, sampler).is_chance_node()
+    for action in deal_actions(3)[:60]:  # all of deck 0 and 9 cards of deck 1 dealt
+        chance.apply_action(action)
+    again = chance.resample_from_infostate(1, sampler)
+    assert again.is_chance_node() and again._play.dealt != chance._play.dealt
+    assert len(again._play.dealt) == 60 and len(set(again._play.dealt)) == 60
+    assert set(again._play.dealt[:51]) <= set(range(52)) and set(again._play.dealt[51:]) <= set(range(52, 104))
+    for action in deal_actions(3)[60:]:
+        again.apply_action(action if again.is_chance_node() and action in dict(again.chance_outcomes()) else
+                            again.chance_outcomes()[0][0])
+    assert again.game_state is not None
+
+
+def test_resampling_draws_every_unseen_card_as_likely_in_each_slot() -> None:
+    """What the game's own chance would deal: each unseen card as likely on top of the hand."""
+    state = dealt(pyspiel.load_game("crapette"), 3)
+    rng = random.Random(1)
+    real = state.game_state
+    unseen = set(real.hands[0] + real.reserves[0][:-1])
+    counts = dict.fromkeys(unseen, 0)
+    draws = 4700
+    for _ in range(draws):
+        counts[state.resample_from_infostate(0, rng.random).game_state.hands[0][-1]] += 1
+    expected = draws / len(unseen)  # 100
+    assert len(unseen) == 47 and all(0.5 * expected < n < 1.5 * expected for n in counts.values())
+
+
+@pytest.mark.parametrize("player", [5, -1, 2, True, 0.0, None])
+def test_resampling_refuses_a_player_that_is_not_0_or_1(player: object) -> None:
+    state = dealt(pyspiel.load_game("crapette"), 3)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    with pytest.raises(ValueError, match="player_id must be 0 or 1"):
+        state.resample_from_infostate(player, sampler)
 
 
 def test_a_clone_is_independent() -> None:
@@ -335,7 +393,7 @@ def test_a_clone_is_independent() -> None:
     clone = state.clone()
     clone.apply_action(clone.legal_actions()[0])
     assert state.game_state == new_game(state.game_state.rules, 9)
-    assert clone.game_state.move_count == 1 and state.history() == [9]
+    assert clone.game_state.move_count == 1 and state.history() == deal_actions(9)
 
 
 def test_ismcts_plays_legal_moves() -> None:
@@ -359,9 +417,8 @@ def test_action_strings_use_the_move_notation() -> None:
 
 
 def test_apply_action_on_a_terminal_state_is_refused() -> None:
-    game = pyspiel.load_game("crapette", {"rules": "casual", "deals": 4, "max_moves": 10})
-    state = game.new_initial_state()
-    state.apply_action(1)
+    game = pyspiel.load_game("crapette", {"rules": "casual", "max_moves": 10})
+    state = dealt(game, 1)
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     assert state.game_state.move_count == 10
@@ -370,19 +427,23 @@ def test_apply_action_on_a_terminal_state_is_refused() -> None:
     assert state.game_state.move_count == 10
 
 
-@pytest.mark.parametrize("action", [10**9, 65536])
+@pytest.mark.parametrize("action", [10**9, 52, 65536])
 def test_a_chance_action_out_of_range_is_refused(action: int) -> None:
     state = pyspiel.load_game("crapette").new_initial_state()
-    with pytest.raises(ValueError, match=rf"chance action {action} is not a deal: the chance node chooses among 0 to 65535"):
+    with pytest.raises(ValueError, match=rf"chance action {action} is not a card left to deal: the chance node deals one of the 52"):
         state.apply_action(action)
     assert state.is_chance_node()
+    state.apply_action(5)
+    with pytest.raises(ValueError, match="chance action 5 is not a card left to deal: .* one of the 51 cards of deck 0"):
+        state.apply_action(5)  # dealt already
+    assert state.history() == [5]
 
 
-@pytest.mark.parametrize(("name", "value"), [("deals", 2**40), ("max_moves", 10**12), ("deals", 2**20 + 1)])
-def test_deals_or_max_moves_beyond_what_openspiel_holds_are_a_clear_error(name: str, value: int) -> None:
-    from crapette.openspiel import MAX_DEALS, MAX_MOVES
+@pytest.mark.parametrize(("name", "value"), [("max_moves", 10**12), ("max_moves", 2**31)])
+def test_max_moves_beyond_what_openspiel_holds_is_a_clear_error(name: str, value: int) -> None:
+    from crapette.openspiel import MAX_MOVES
 
-    high = {"deals": MAX_DEALS, "max_moves": MAX_MOVES}[name]
+    high = {"max_moves": MAX_MOVES}[name]
     with pytest.raises(ValueError, match=rf"{name} must be at most {high:,}, got {value}"):
         CrapetteGame({name: value})
     with pytest.raises(TypeError, match=f"{name} must be an int"):

@@ -196,7 +196,7 @@ def test_an_illegal_action_raises_when_asked_to() -> None:
     game.reset(options={"deal": 1})
     with pytest.raises(IllegalMoveError, match=r"action 0 of player_0: illegal move T0-F0"):
         game.step(move_to_action(parse_move("T0-F0")))
-    with pytest.raises(ValueError, match="action index must be 0 to 902"):
+    with pytest.raises(IllegalMoveError, match="action 903 is no move: actions are 0 to 902"):
         game.step(903)
     with pytest.raises(ValueError, match="None is the action only of an agent that is done"):
         game.step(None)
@@ -345,3 +345,38 @@ def test_an_unknown_reset_option_is_named_in_a_warning_not_silently_ignored() ->
     with pytest.warns(UserWarning, match=r"unknown reset\(\) option 'seat': the options are 'deal' .*; it is ignored"):
         game.reset(options={"seat": 1, "deal": 5})
     assert game.deal == 5
+
+
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_after_the_end_step_and_last_say_the_game_is_over(wrapped: bool) -> None:
+    game = env(rules="casual", max_moves=4) if wrapped else raw_env(rules="casual", max_moves=4)
+    game.reset(seed=1)
+    while game.agents:
+        observation, _, termination, truncation, _ = game.last()
+        done = termination or truncation
+        game.step(None if done else int(observation["action_mask"].nonzero()[0][0]))
+    # PettingZoo's order-enforcing wrapper answers a step after the end with a warning of its own.
+    calls = [lambda: game.last()] + ([] if wrapped else [lambda: game.step(None), lambda: game.step(0)])
+    for call in calls:
+        with pytest.raises(RuntimeError, match="the game is over and every agent is done: call reset"):
+            call()
+    assert game.observe("player_0")["observation"].shape == (2104,)  # a known agent still observes the table
+    game.reset(seed=2)
+    assert game.last()[0] is not None
+
+
+def test_an_unknown_agent_is_a_clear_error() -> None:
+    game = raw_env()
+    game.reset(seed=1)
+    with pytest.raises(ValueError, match="unknown agent 'player_9': the agents are player_0, player_1"):
+        game.observe("player_9")
+
+
+@pytest.mark.parametrize("action", [-1, 903, 10**30])
+def test_an_out_of_range_action_is_an_illegal_action(action: int) -> None:
+    game = raw_env(rules="classic")
+    game.reset(seed=1)
+    agent = game.agent_selection
+    game.step(action)
+    assert game.terminations[agent] and game.infos[agent] == {"illegal_action": True}
+    assert game.rewards[agent] == -1.0

@@ -103,3 +103,108 @@ def test_segment_paths_end_with_one_move_that_leaves_the_segment() -> None:
         assert path[-1] in legal_moves(here)
     values = path_values(view(state), paths[:5], worlds=3, seed=1)
     assert len(values) == 5 and values == path_values(view(state), paths[:5], worlds=3, seed=1)
+
+
+# Bounds: memory whatever the budget, time when asked ---------------------------------------------
+
+
+class _Token:
+    """A stand-in for a dealt world: only how many are alive at once is counted."""
+
+
+@pytest.fixture()
+def counted_deals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Deals become tokens (and playouts cheap): the list gets how many deals are alive at each new deal."""
+    import weakref
+
+    from crapette import _planner
+
+    alive: weakref.WeakSet[_Token] = weakref.WeakSet()
+    counts: list[int] = []
+    real = _planner._Dealer
+
+    class Dealer(real):  # type: ignore[misc, valid-type]
+        def deal(self, rng: random.Random | None) -> object:
+            if rng is None:
+                return super().deal(None)  # the one world the turn's positions are listed in
+            token = _Token()
+            alive.add(token)
+            counts.append(len(alive))
+            return token
+
+    monkeypatch.setattr(_planner, "_Dealer", Dealer)
+    monkeypatch.setattr(_planner, "_try", lambda deal, path, player: float(len(path) % 3))
+    return counts
+
+
+def test_a_plans_memory_does_not_grow_with_its_playouts(counted_deals: list[int]) -> None:
+    state = new_game("classic", seed=0)
+    PlanningBot(seed=1, playouts=100_000).plan(view(state))
+    path_values(view(state), segment_paths(view(state))[:3], 50_000)
+    assert len(counted_deals) > 60_000 and max(counted_deals) <= 2
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: PlanningBot(playouts=1_000_001), "playouts must be from 0 to 1000000"),
+        (lambda: PlanningBot(playouts=10**30), "playouts must be from 0 to 1000000"),
+        (lambda: SearchBot(budget=1_000_001), "budget must be from 1 to 1000000"),
+        (lambda: PlanningBot(seconds=0), "seconds must be above 0 and at most 3600"),
+        (lambda: PlanningBot(seconds=float("nan")), "seconds must be above 0 and at most 3600"),
+        (lambda: PlanningBot(seconds=3601), "seconds must be above 0 and at most 3600"),
+    ],
+)
+def test_every_budget_is_bounded(make: object, message: str) -> None:
+    from crapette.bots import MAX_PLAYOUTS
+
+    assert MAX_PLAYOUTS == 1_000_000
+    with pytest.raises(ValueError, match=message):
+        make()  # type: ignore[operator]
+
+
+def test_a_tree_search_is_bounded_by_max_playouts_even_with_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    import warnings
+
+    from crapette import _ismcts
+    from crapette.bots import MAX_PLAYOUTS, TreeSearchBot
+
+    with pytest.raises(ValueError, match="playouts must be from 1 to 1,000,000"):
+        TreeSearchBot(playouts=MAX_PLAYOUTS + 1)
+    monkeypatch.setattr(_ismcts, "MAX_PLAYOUTS", 30)
+    monkeypatch.setattr(_ismcts.time, "perf_counter", lambda: 0.0)  # the clock never moves: only the cap stops it
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        result = TreeSearchBot(seed=1, seconds=5).search(new_game("classic", seed=0), every_move=10**12)
+    assert result.playouts == 30
+
+
+def test_a_time_limit_stops_a_plan_with_the_best_it_has(monkeypatch: pytest.MonkeyPatch) -> None:
+    from crapette import _planner
+
+    clock = [0.0]
+    tries = [0]
+
+    def tick() -> float:
+        clock[0] += 1.0  # each look at the clock: a second
+        return clock[0]
+
+    real_try = _planner._try
+
+    def counted(deal: GameState, path: tuple[object, ...], player: int) -> float:
+        tries[0] += 1
+        return real_try(deal, path, player)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_planner.time, "monotonic", tick)
+    monkeypatch.setattr(_planner, "_try", counted)
+    state = new_game("classic", seed=0)
+    v = view(state)
+    paths = segment_paths(v)
+    bot = PlanningBot(seed=1, playouts=100_000, seconds=40)
+    assert repr(bot) == "PlanningBot(seed=1, playouts=100000, seconds=40.0)"
+    planned = bot.plan(v)
+    assert tries[0] <= 40 and planned in paths  # stopped long before 100,000 playouts
+    # Out of time while listing the ways out of the turn's positions: the best ranked of those seen.
+    tries[0] = 0
+    assert PlanningBot(seed=1, playouts=100_000, seconds=2).plan(v) in paths and tries[0] <= 2
+    assert pickle.loads(pickle.dumps(bot)) == bot and bot != PlanningBot(seed=1, playouts=100_000)

@@ -392,3 +392,13 @@ def test_turn_ends_stop_at_the_default_limit() -> None:
     assert len(turn_ends(state)) <= DEFAULT_TURN_LIMIT == 2000
     assert isinstance(EndTurn(), EndTurn) and isinstance(Pass(), Pass)
 
+
+
+def test_turn_ends_limit_is_bounded() -> None:
+    from crapette import MAX_TURN_LIMIT
+
+    state = new_game("classic", seed=7)
+    assert len(turn_ends(state, limit=MAX_TURN_LIMIT)) <= MAX_TURN_LIMIT
+    for limit in (0, MAX_TURN_LIMIT + 1, 10**30):
+        with pytest.raises(ValueError, match="limit must be an int from 1 to 20,000"):
+            turn_ends(state, limit=limit)

@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("starlette", reason="the web example needs the 'web' extra: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web example needs the 'web' extra: pip install '.[web]'")
 
-from test_web_api import Client, load_server  # noqa: E402
+from test_web_api import Client, app, load_server  # noqa: E402
 
 from crapette import view  # noqa: E402
 
@@ -31,7 +31,7 @@ SECURITY_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "X-Content-Typ
 @pytest.fixture(scope="module")
 def server() -> Iterator[Client]:
     store = web.GameStore(per_client=50, per_address=10_000, creates_per_minute=10_000)
-    with web.serve_in_thread(web.create_app(store)) as address:
+    with web.serve_in_thread(app(store)) as address:
         yield Client(address, store)
 
 
@@ -44,7 +44,8 @@ def test_a_client_gets_an_unguessable_httponly_samesite_strict_cookie(server: Cl
     cookie = headers["Set-Cookie"]
     name, _, rest = cookie.partition("=")
     token = rest.split(";")[0]
-    assert status == 200 and name == web.COOKIE and len(token) == 43
+    name_part, _, signature = token.partition(".")
+    assert status == 200 and name == web.COOKIE and len(name_part) == len(signature) == 22  # 16 bytes each
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
     assert other.request("GET", "/")[2]["Set-Cookie"] is None  # kept, not renewed
 
@@ -76,7 +77,7 @@ def test_another_client_cannot_use_a_game_as_the_previous_one_of_its_match(serve
 
 def test_a_client_flooding_new_games_evicts_only_its_own() -> None:
     store = web.GameStore(max_games=6, per_client=3, per_address=100, creates_per_minute=1000)
-    with web.serve_in_thread(web.create_app(store)) as address:
+    with web.serve_in_thread(app(store)) as address:
         victim = Client(address, store)
         kept = victim.new(seed=1)
         flooder = victim.other()
@@ -91,7 +92,7 @@ def test_a_client_flooding_new_games_evicts_only_its_own() -> None:
 
 def test_creation_is_limited_per_address() -> None:
     store = web.GameStore(per_client=100, per_address=5, creates_per_minute=8)
-    with web.serve_in_thread(web.create_app(store)) as address:
+    with web.serve_in_thread(app(store)) as address:
         first = Client(address, store)
         for seed in range(5):
             first.other().new(seed=seed)
@@ -193,14 +194,14 @@ def test_the_404_page_bounds_the_path_it_echoes(server: Client) -> None:
 
 def test_a_server_error_is_json_with_the_security_headers(monkeypatch: pytest.MonkeyPatch) -> None:
     store = web.GameStore()
-    with web.serve_in_thread(web.create_app(store)) as address:
+    with web.serve_in_thread(app(store)) as address:
         client = Client(address, store)
         game = client.new(seed=1)
 
         def broken(*args: Any) -> Any:
             raise RuntimeError("a bug")
 
-        monkeypatch.setattr(web, "game_json", broken)
+        monkeypatch.setattr(web, "_game_response", broken)
         status, data, headers = client.request("GET", f"/api/games/{game['id']}")
     assert status == 500 and data == {"error": "the server failed on this request (a bug: it is logged)"}
     for name in SECURITY_HEADERS:
@@ -212,8 +213,8 @@ def test_a_client_that_disconnects_mid_body_is_logged_in_one_line(
 ) -> None:
     with caplog.at_level(logging.INFO):
         with socket.create_connection((server.host, server.port)) as sock:
-            sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                         b"Content-Length: 1000\r\n\r\n{\"seed\": ")
+            sock.sendall(f"POST /api/games HTTP/1.1\r\nHost: {server.host}\r\nContent-Type: application/json\r\n"
+                         "Content-Length: 1000\r\n\r\n{\"seed\": ".encode())
         for _ in range(100):
             if any("disconnected" in r.getMessage() for r in caplog.records):
                 break
@@ -232,7 +233,7 @@ def test_many_clients_at_once_each_see_only_their_own_consistent_game() -> None:
     (benchmarks/web_load.py measures the timings, with search:strong bots.)
     """
     store = web.GameStore()
-    with web.serve_in_thread(web.create_app(store)) as address:
+    with web.serve_in_thread(app(store)) as address:
         base = Client(address, store)
         clients = [base.other() for _ in range(8)]
         errors: list[str] = []

@@ -13,7 +13,7 @@ from typing import NamedTuple, NoReturn, cast
 from .. import GameState, Move, RuleSet, parse_rules
 from .._errors import brief
 from ..analysis import MISTAKE
-from ..bots import BOT_NAMES, LEVELS, Bot, PlanningBot, make_bot
+from ..bots import BOT_NAMES, LEVELS, MAX_PLAYOUTS, Bot, PlanningBot, make_bot
 from ..simulation import DEFAULT_MAX_MOVES
 from ._common import (
     ANALYSIS_LEVEL,
@@ -49,6 +49,14 @@ def _positive(text: str) -> int:
     value = _number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def _playouts(text: str) -> int:
+    """A number of playouts: from 1 to MAX_PLAYOUTS (more would think for hours)."""
+    value = _positive(text)
+    if value > MAX_PLAYOUTS:
+        raise argparse.ArgumentTypeError(f"at most {MAX_PLAYOUTS:,} playouts, got {brief(text)}")
     return value
 
 
@@ -256,14 +264,15 @@ def _parser() -> argparse.ArgumentParser:
                       help="rules: classic (default), casual, or rules text such as "
                       "'classic(foundation_plays=optional)'")
     play.add_argument("--seed", type=_seed, default=None,
-                      help="the deal (default: a new one each time)")
+                      help="the deal (default: a new one each time, whose seed is shown once the game is over)")
     play.add_argument("--bot", type=_bot_spec, default=_BotChoice("greedy"),
                       help=f"your opponent: {bots} (default: greedy), seeded with the deal's seed; "
                       "NAME:N seeds it with N; module:Class plays a bot of your own")
     play.add_argument("--player", type=_player, default=0, help="the seat you take: 0 (default) or 1")
     play.add_argument("--load", metavar="FILE", help="continue a saved game record")
-    play.add_argument("--budget", type=_positive, default=LEVELS["normal"],
-                      help=f"playouts per plan of the search bot (default: {LEVELS['normal']})")
+    play.add_argument("--budget", type=_playouts, default=LEVELS["normal"],
+                      help=f"playouts per plan of the search bot (default: {LEVELS['normal']}; "
+                      f"at most {MAX_PLAYOUTS:,})")
     colour_option(play)
 
     sim = commands.add_parser(
@@ -288,8 +297,8 @@ def _parser() -> argparse.ArgumentParser:
                      "at most the number of CPUs)")
     sim.add_argument("--max-moves", type=_positive, default=DEFAULT_MAX_MOVES,
                      help=f"move cap of a game (default: {DEFAULT_MAX_MOVES})")
-    sim.add_argument("--budget", type=_positive, default=LEVELS["normal"],
-                     help=f"playouts per plan of a search bot (default: {LEVELS['normal']})")
+    sim.add_argument("--budget", type=_playouts, default=LEVELS["normal"],
+                     help=f"playouts per plan of a search bot (default: {LEVELS['normal']}; at most {MAX_PLAYOUTS:,})")
     sim.add_argument("--json", action="store_true", help="print the report as JSON")
     sim.add_argument("--progress", action=argparse.BooleanOptionalAction, default=True,
                      help="show progress on stderr (default): a bar on a terminal (tqdm's with "
@@ -338,7 +347,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Replay a game record turn segment by turn segment (the moves up to one that "
         "reveals a card or ends the turn) and, where the player had a choice, compare the path the player "
         "took with the best ways to end the segment that the turn planner finds, seeing what that player "
-        "saw; mark each segment whose path loses more than --threshold cards against the best, with the "
+        "saw; mark each segment whose path wins the game in fewer of the deals tried than the best, or as many "
+        "and loses more than --threshold cards (a game won is counted apart, not in cards), with the "
         "better path. Prints the marks and a summary per player; --html writes a replay page that shows "
         "them. The same options always give the same marks.",
     )
@@ -346,10 +356,11 @@ def _parser() -> argparse.ArgumentParser:
     analyse.add_argument("--level", choices=tuple(LEVELS), default=ANALYSIS_LEVEL,
                          help=f"the planner's level (default: {ANALYSIS_LEVEL}, "
                          + ", ".join(f"{name} {n} playouts" for name, n in LEVELS.items()) + " a segment)")
-    analyse.add_argument("--playouts", type=_positive, default=None,
-                         help="playouts per turn segment, instead of a level")
+    analyse.add_argument("--playouts", type=_playouts, default=None,
+                         help=f"playouts per turn segment, instead of a level (at most {MAX_PLAYOUTS:,})")
     analyse.add_argument("--threshold", type=_cards, default=MISTAKE,
-                         help=f"the cards a segment must lose to be a mistake (default: {MISTAKE:g})")
+                         help=f"the cards a segment must lose to be a mistake, against a path that wins as often "
+                         f"(default: {MISTAKE:g})")
     analyse.add_argument("--player", type=_player, default=None,
                          help="analyse only this player's moves (0 or 1; default: both)")
     analyse.add_argument("--all", action="store_true",

@@ -237,8 +237,8 @@ def _analyse(args: argparse.Namespace, out: IO[str]) -> int:
     names = record.players or ("player 0", "player 1")
     if not args.json:
         print(_head(record), file=out)
-        print(f"planning with {bot.playouts} playouts a turn segment, a mistake loses more than "
-              f"{args.threshold:g} cards", file=out)
+        print(f"planning with {bot.playouts} playouts a turn segment, a mistake wins the game in fewer "
+              f"deals, or as many and loses more than {args.threshold:g} cards", file=out)
     found: list[Review] = []
     truncated = attrs.evolve(record, moves=moves) if problem else record
     shown = progress(args.progress, len(moves), unit="move", verb="analysing")
@@ -284,8 +284,15 @@ def _review_line(review: Review, names: tuple[str, str]) -> str:
     text = f"move {where:>4} ({names[review.player]}): {_moves_text(review.played):<8}"
     if review.mistake:
         return f"{text}  {review.note}"
-    text += f"  {review.value:+.1f} cards"
-    return text + ("" if review.best == review.played else f", best {_moves_text(review.best)} {review.best_value:+.1f}")
+    text += f"  {_worth(review.value, review.wins)}"
+    if review.best == review.played:
+        return text
+    return text + f", best {_moves_text(review.best)} {_worth(review.best_value, review.best_wins)}"
+
+
+def _worth(cards: float, wins: float) -> str:
+    """A path's value as the analysis gives it: cards, and games won less lost where any ended."""
+    return f"{cards:+.1f} cards" + (f", games won less lost {wins:+.0%}" if wins else "")
 
 
 def _analysis_summary(found: Sequence[Review], names: tuple[str, str], only: int | None) -> list[str]:
@@ -296,8 +303,9 @@ def _analysis_summary(found: Sequence[Review], names: tuple[str, str], only: int
         line = f"{names[player]}: {len(mine)} turn segment{'s' if len(mine) != 1 else ''} with a choice, "
         line += f"{len(mistakes)} mistake{'s' if len(mistakes) != 1 else ''}"
         if mistakes:
-            worst = max(mistakes, key=lambda r: r.cost)
-            line += f" (the worst: move {worst.index + 1}, {worst.cost:.1f} cards lost)"
+            worst = max(mistakes, key=lambda r: (r.wins_lost, r.cost))
+            lost = f"{worst.wins_lost:.0%} of the deals in games won less lost" if worst.wins_lost else f"{worst.cost:.1f} cards"
+            line += f" (the worst: move {worst.index + 1}, {lost} lost)"
         lines.append(line)
     return lines
 
@@ -322,6 +330,8 @@ def _analysis_json(
                 "value": round(r.value, 4),
                 "best_value": round(r.best_value, 4),
                 "cost": r.cost,
+                "wins": round(r.wins, 4),
+                "best_wins": round(r.best_wins, 4),
                 "mistake": r.mistake,
             }
             for r in found

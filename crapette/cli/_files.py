@@ -1,10 +1,11 @@
-"""The files of the ``crapette`` command: game records read with limits, and files written without waiting on a pipe."""
+"""The files of the ``crapette`` command: game records read with limits, and files written whole or not at all."""
 
 from __future__ import annotations
 
 import contextlib
 import errno
 import os
+import secrets
 import stat
 import tempfile
 import time
@@ -85,17 +86,13 @@ def _read_record(path: str) -> GameRecord:
         raise _Fail(f"{_shown_path(path)} is not a valid game record: {exc}") from None
 
 
-@contextlib.contextmanager
-def _writing(path: str | Path) -> Iterator[TextIO]:
-    """A text stream (UTF-8) writing ``path``, replacing it; never waits for a pipe that nobody reads."""
-    shown = _shown_path(path)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+def _direct(path: str, shown: str) -> Iterator[TextIO]:
+    """A stream writing straight into ``path``, which is not a regular file (a pipe, a device)."""
+    flags = os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        fd = os.open(path, flags, 0o666)
+        fd = os.open(path, flags)
     except OSError as exc:
         raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
-    except ValueError:
-        raise _Fail(f"cannot write {shown}: a file name cannot hold a null character") from None
     try:
         with open(fd, "w", encoding="utf-8", newline="") as file:
             if hasattr(os, "O_NONBLOCK"):
@@ -105,8 +102,61 @@ def _writing(path: str | Path) -> Iterator[TextIO]:
         raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
 
 
+@contextlib.contextmanager
+def _writing(path: str | Path) -> Iterator[TextIO]:
+    """A text stream (UTF-8) whose text replaces ``path`` once the ``with`` block ends without error.
+
+    Every file the command writes goes through here. The text goes to a new
+    hidden file in the same folder (``.NAME.XXXXXXXX.tmp``), flushed to the disk and then renamed over
+    ``path`` in one step: a write that fails midway (a full disk, a file size
+    limit), Ctrl-C or a kill leaves the file that was there as it was (a kill
+    may leave the hidden file behind). A file that may not be written stays as
+    it is, even in a folder that may be. A path that is not a regular file (a
+    pipe, a device such as ``/dev/stdout``) is written straight through, and a
+    pipe that nobody reads is refused instead of waited for.
+    """
+    shown = _shown_path(path)
+    if "\0" in str(path):
+        raise _Fail(f"cannot write {shown}: a file name cannot hold a null character")
+    target = os.path.realpath(path)  # through a link: the file it names is replaced, the link stays
+    try:
+        info: os.stat_result | None = os.stat(target)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise _Fail(f"cannot write {shown}: it is a directory")
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        yield from _direct(target, shown)
+        return
+    if info is not None and not os.access(target, os.W_OK):
+        raise _Fail(f"cannot write {shown}: {os.strerror(errno.EACCES)}")
+    folder, name = os.path.split(target)
+    temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(temporary, flags, 0o666)
+    except OSError as exc:
+        raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+    try:
+        with open(fd, "w", encoding="utf-8", newline="") as file:
+            if info is not None and hasattr(os, "fchmod"):
+                os.fchmod(fd, stat.S_IMODE(info.st_mode))  # the file keeps its permissions
+            yield file
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        if isinstance(exc, OSError):
+            raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+        raise
+
+
 def _write(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` (UTF-8), replacing it."""
+    """Write ``text`` to ``path`` (UTF-8), replacing it whole or not at all (see :func:`_writing`)."""
     with _writing(path) as file:
         file.write(text)
 
@@ -125,12 +175,19 @@ def _write_new(text: str) -> Path:
         for n in range(1, 100):
             path = folder / (f"crapette-{stamp}.json" if n == 1 else f"crapette-{stamp}-{n}.json")
             try:
-                with open(path, "x", encoding="utf-8") as file:
-                    file.write(text)
-                return path
+                with open(path, "x", encoding="utf-8"):
+                    pass  # the name is ours now; the text replaces the empty file whole
             except FileExistsError:
                 continue
             except OSError as exc:
                 problem = f"{_shown_path(folder)}: {_why(exc)}"
                 break
+            try:
+                _write(path, text)
+            except _Fail as exc:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+                problem = str(exc).removeprefix("cannot write ")
+                break
+            return path
     raise _Fail(f"the game could not be saved ({problem})")

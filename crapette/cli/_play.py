@@ -7,13 +7,14 @@ import os
 import shlex
 import sys
 from collections.abc import Callable
-from typing import IO
+from typing import IO, NamedTuple
 
 from .. import (
     Draw,
     EndTurn,
     Game,
     GameRecord,
+    GameState,
     IllegalMoveError,
     Move,
     ParseError,
@@ -154,11 +155,16 @@ class _Session:
         self.dirty = False
         #: The moves of the game when it was last saved or loaded.
         self.saved: tuple[Move, ...] = ()
+        #: The games this session left for another (see :meth:`rewinds`).
+        self.left: list[_Line] = []
+        #: Whether the seed was given on the command line (else it is shown only once the game is over).
+        self.seed_given = args.seed is not None
         if args.load:
             self.game, self.loaded = self._open(args.load)
             self.saved = self.game.history
         else:
-            seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
+            # 64 bits: too many deals to find the one in play by trying them against the cards in sight.
+            seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(8), "little")
             self.game = Game(args.rules, seed)
             self.game.players = self.names
         seed = self.game.seed if self.game.seed is not None else 0
@@ -193,9 +199,8 @@ class _Session:
     def _open(self, path: str) -> tuple[Game, GameRecord]:
         record = _read_record(path)
         try:
-            # A record holds its deal's seed, so nothing is hidden from whoever loads it:
-            # its moves may all be taken back.
-            game = Game.from_record(record, undo="any")
+            # The undo policy of every game here: a move that turned a card face up stays made.
+            game = Game.from_record(record)
         except ValueError as exc:
             raise _Fail(f"{_shown_path(path)} cannot be replayed: {exc}") from None
         # A result read is the record's while its moves stand (see record()).
@@ -275,8 +280,10 @@ class _Session:
             where = f"a saved game at move {game.state.move_count}"
             if self.loaded.players:
                 where += f" between {self.loaded.players[0]} and {self.loaded.players[1]}"
-        else:
+        elif self.seed_given:
             where = f"seed {game.seed}"
+        else:
+            where = "a new deal"  # its seed is the whole deal: shown once the game is over
         self.say(
             f"crapette: {str(game.state.rules)} rules, {where}. You are player {self.human}, "
             f"against {self.bot_subject}. Type 'help' for help."
@@ -327,7 +334,9 @@ class _Session:
         if outcome.scores is not None:
             yours, theirs = outcome.scores[self.human], outcome.scores[1 - self.human]
             score = f"; score: you {yours}, {self.bot_subject} {theirs}"
-        self.say(f"Game over: {verdict} ({why}){score}.")
+        seed = self.game.seed
+        deal = "" if seed is None or self.seed_given else f" The deal was seed {seed}."
+        self.say(f"Game over: {verdict} ({why}){score}.{deal}")
 
     # Commands -----------------------------------------------------------------
 
@@ -500,6 +509,25 @@ class _Session:
         self.say(f"Saved to {_shown_path(path)}.")
         return True
 
+    def rewinds(self, game: Game) -> bool:
+        """True if ``game``, just loaded, goes back before a card that this session saw turned face up.
+
+        A game of the same start as the one in play, or one left earlier, whose
+        moves part from that game's before one that revealed a card, while that
+        game was not over (once it is, the whole deal is known).
+        """
+        for line in (_Line.of(self.game), *self.left):
+            if line.start != game.start or line.over:
+                continue
+            common = 0
+            for played, loaded in zip(line.moves, game.history):
+                if played != loaded:
+                    break
+                common += 1
+            if line.last_reveal >= common:
+                return True
+        return False
+
     def load(self, path: str) -> None:
         if not path:
             self.say("load needs a file name: load FILE")
@@ -509,12 +537,35 @@ class _Session:
         except _Fail as exc:
             self.say(str(exc))
             return
+        if self.rewinds(game):
+            self.say(
+                f"{_shown_path(path)} is an earlier point of a game played here: loading it would take "
+                "back a card turned face up since, and a card turned up stays so. The game goes on."
+            )
+            return
         if self.unsaved and not self.confirm("Load"):
             return
+        self.left.append(_Line.of(self.game))
         self.game, self.loaded = game, loaded
+        self.seed_given = False
         self.mark_saved()
         self.say(f"Loaded {_shown_path(path)}: move {self.game.state.move_count}.")
         self.board()
+
+
+class _Line(NamedTuple):
+    """A game as the session left it: where it started, its moves, the last that revealed a card (-1: none)."""
+
+    start: GameState
+    moves: tuple[Move, ...]
+    last_reveal: int
+    over: bool
+
+    @classmethod
+    def of(cls, game: Game) -> _Line:
+        moves = game.history
+        # Under the undo policy of the game ("unrevealed"), the moves undo can take back are those after the last reveal.
+        return cls(game.start, moves, len(moves) - game.undoable - 1, game.is_over)
 
 
 def _path_argument(text: str) -> str:
