@@ -82,8 +82,8 @@ def opens(world: GameState, move: Move) -> int:
     reveals no hidden card, so looking at the state after it is fair.
 
     >>> from crapette import new_game, parse_move
-    >>> opens(new_game("classic", seed=1), parse_move("T7-T1"))
-    -100
+    >>> opens(new_game("classic", seed=1), parse_move("T7-T1"))  # T7 empties: the reserve top can go there
+    340
     """
     player = world.current_player
     after = apply_move(world, move)
@@ -94,8 +94,8 @@ def opens(world: GameState, move: Move) -> int:
     for new in legal_moves(after):
         if new in before or new.__class__ is not Play:
             continue
-        skind = new.source.kind  # type: ignore[attr-defined]
-        if new.target.kind is _F:  # type: ignore[attr-defined]
+        skind = new.source.kind
+        if new.target.kind is _F:
             return _OPENS_FOUNDATION
         if skind is _R:
             best = max(best, _OPENS_RESERVE)
@@ -122,7 +122,7 @@ def _quick_score(move: Move) -> tuple[int, int, int]:
         if tkind in table:
             return table[tkind], table[tkind], target
         return tableau + _KEEP_EMPTY, tableau, target
-    score = {Draw: _DRAW, EndTurn: _END_TURN}.get(type(move), USELESS if move.between_tableau else 0)
+    score = _DRAW if type(move) is Draw else _END_TURN if type(move) is EndTurn else USELESS if move.between_tableau else 0
     return score, score, 0
 
 

@@ -7,8 +7,9 @@ from typing import Any, TypeVar
 
 import attrs
 
-from ._errors import ParseError, brief, repr_pretty
+from ._messages import brief, repr_pretty
 from ._piles import ALL_PILES, Pile, PileKind, parse_pile
+from .errors import ParseError
 
 __all__ = ["Draw", "EndTurn", "Move", "MoveStack", "Pass", "Play", "parse_move", "MAX_STACK"]
 

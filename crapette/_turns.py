@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from ._engine import apply_move, legal_moves
-from ._errors import brief
+from ._messages import brief
 from ._moves import Draw, Move, MoveStack, Play
 from ._shapes import pile_groups, shapes
 from ._state import H0, R0, T0, GameState

@@ -8,11 +8,11 @@ from typing import Any
 import attrs
 
 from ._cards import ALL_CARDS, Card
-from ._errors import InvalidStateError
 from ._engine import legal_moves as _legal_moves
 from ._moves import Move
 from ._rules import LoadTarget, RuleSet
 from ._state import H0, R0, W0, GameState, Outcome, get_fields, raw_state
+from .errors import InvalidStateError
 
 __all__ = ["Dealer", "PublicView", "VIEW_FORMAT_VERSION", "dealer", "determinize", "rules_to_dict", "view"]
 

@@ -57,6 +57,7 @@ __all__ = [
     "WEIGHTS",
     "WIN",
     "CardCount",
+    "cards_left",
     "Evaluator",
     "FittedValue",
     "Playout",
@@ -88,7 +89,7 @@ def evaluate_all(evaluator: Evaluator, states: Sequence[Any], player: int, rng: 
 
     >>> from crapette import new_game
     >>> evaluate_all(CardCount(), [new_game("classic", seed=s) for s in (1, 2)], 0, random.Random(0))
-    [0.0, 0.0]
+    [1.0, 0.0]
     """
     many = getattr(evaluator, "evaluate_many", None)
     if many is not None:
@@ -102,7 +103,7 @@ def prior(evaluator: object, state: Any, moves: Sequence[Any]) -> list[float]:
     >>> from crapette import legal_moves, new_game
     >>> state = new_game("classic", seed=1)
     >>> [str(m) for m in legal_moves(state)], prior(CardCount(), state, legal_moves(state))
-    (['R0-T5', 'T7-T1', 'draw'], [500.0, -100.0, 100.0])
+    (['R0-T5', 'T7-T1', 'draw'], [510.0, 340.0, 100.0])
     """
     own = getattr(evaluator, "prior", None)
     if own is None:
@@ -118,6 +119,29 @@ _CLASSIC = Scoring()
 
 def _penalty(scoring: Scoring, piles: tuple[tuple[Any, ...], ...], player: int) -> int:
     return scoring.penalty(reserve=len(piles[R0 + player]), hand=len(piles[H0 + player]), waste=len(piles[W0 + player]))
+
+
+def cards_left(state: GameState, player: int) -> float:
+    """The cards of ``state`` for ``player``: the opponent's penalty minus the player's.
+
+    Cards left are weighed by the rules' scoring (the classic one under rules
+    without scoring); in a game that goes on, a reserve card the player to
+    move can play at once is worth one card.
+
+    >>> from crapette import new_game
+    >>> cards_left(new_game("classic", seed=1), 0)
+    1.0
+    """
+    piles = state.piles
+    scoring = state.rules.scoring or _CLASSIC
+    value = float(_penalty(scoring, piles, 1 - player) - _penalty(scoring, piles, player))
+    if state.outcome is None and state.current_player == player:
+        # The player is to move: a reserve card that can be played next is as good as gone.
+        reserve = R0 + player
+        for move in legal_moves(state):
+            if move.__class__ is Play and move.source.id == reserve:
+                return value + 1.0
+    return value
 
 
 def _greedy_prior(state: GameState, moves: Sequence[Move]) -> list[int]:
@@ -140,22 +164,13 @@ class CardCount:
     """
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
-        """The value of ``state`` for ``player``, in cards."""
+        """The value of ``state`` for ``player``, in cards: :func:`cards_left`, or :data:`WIN` for a finished game."""
         outcome = state.outcome
         if outcome is not None:
             if outcome.winner is None:
                 return 0.0
             return WIN if outcome.winner == player else -WIN
-        piles = state.piles
-        scoring = state.rules.scoring or _CLASSIC
-        value = float(_penalty(scoring, piles, 1 - player) - _penalty(scoring, piles, player))
-        if state.current_player == player:
-            # The player is to move: a reserve card that can be played next is as good as gone.
-            reserve = R0 + player
-            for move in legal_moves(state):
-                if move.__class__ is Play and move.source.id == reserve:  # type: ignore[attr-defined]
-                    return value + 1.0
-        return value
+        return cards_left(state, player)
 
     def prior(self, state: GameState, moves: Sequence[Move]) -> list[int]:
         """The greedy heuristic's score of each move."""
@@ -249,15 +264,15 @@ _HORIZON = 200
 class Playout:
     """Play on with ``policy`` to the end of the opponent's next turn, then judge with ``leaf``.
 
-    ``policy`` is a function from a state to one of its legal moves (the
-    greedy heuristic without look-ahead, :func:`crapette._greedy.fast_move`,
-    by default: fast, and never moving cards to and fro); ``leaf`` judges
+    ``policy`` is a function from a state to one of its legal moves (by
+    default the greedy heuristic without look-ahead, ``fast_move`` of the
+    private module ``crapette._greedy``: fast, and never moving cards to and fro); ``leaf`` judges
     where it stops (:class:`CardCount` by default). A finished game is
     judged at once. Its prior is the leaf's.
 
     >>> from crapette import new_game
     >>> Playout().evaluate(new_game("classic", seed=7), 1, random.Random(0))
-    -2.0
+    -1.0
     """
 
     leaf: Evaluator = attrs.field(factory=CardCount)
@@ -265,6 +280,10 @@ class Playout:
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
         """The leaf's value for ``player`` where play stops."""
+        return self.leaf.evaluate(self.play_on(state, player), player, rng if rng is not None else random.Random(0))
+
+    def play_on(self, state: GameState, player: int) -> GameState:
+        """Where play stops: ``state`` played on with the policy to the end of the opponent's next turn."""
         policy = self.policy
         turns_left = 2 if state.current_player == player else 1
         last = state.current_player
@@ -277,7 +296,7 @@ class Playout:
                 turns_left -= 1
                 if turns_left == 0:
                     break
-        return self.leaf.evaluate(state, player, rng if rng is not None else random.Random(0))
+        return state
 
     def prior(self, state: GameState, moves: Sequence[Move]) -> list[float]:
         """The leaf's prior."""

@@ -58,15 +58,22 @@ A game may also declare its cards, for the card-count check of
 sequence of hashable values) and ``cards(state)`` (every card in a state,
 wherever it lies). The card counts then never change.
 
-Two more members are optional, for the generic tools:
+More members are optional, for the generic tools:
 
 - ``cut_short(state)``: the outcome of a game that a tool's move cap stops
-  (:func:`~crapette.simulation.simulate`), or None for "no outcome" (the
-  game is then reported ``capped``, with no winner). Crapette settles such a
-  game as its rules' move limit would.
-- ``seeded_rng(seed, view)``: the :class:`random.Random` with which a bot
-  seeded ``seed`` chooses in a position that shows ``view``, the same in
-  every process (by default: seeded with ``f"{seed}/{view!r}"``).
+  (:func:`~crapette.simulation.simulate`, the RL adapters), or None for "no
+  outcome" (the game is then reported ``capped``, with no winner). Crapette
+  settles such a game as its rules' move limit would: the one truncation
+  settlement of the library.
+- ``rng_seed(seed, view)``: the seed (an int) of the :class:`random.Random`
+  with which a bot seeded ``seed`` chooses in a position that shows ``view``,
+  the same in every process (by default the generator is seeded with
+  ``f"{seed}/{view!r}"``); :func:`seeded_rng` is the one way a bot gets it.
+- ``evaluator``: the judgement a search of the game uses unless given
+  another (:mod:`crapette.evaluation`; by default random play to the end).
+- ``strict_state(state, previous)``: the position as a search should see it,
+  where no move may go back to a position the turn has reached (Crapette's
+  ``revisits=False``, the engine's one rule against moving cards to and fro).
 
 .. versionadded:: 0.2.0
 """
@@ -79,25 +86,24 @@ import random
 import sys
 import types
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
-from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
 from ._cards import ALL_CARDS, Card
-from .evaluation import Evaluator, Playout
 from ._engine import apply_move as _apply_move
 from ._engine import legal_moves as _legal_moves
 from ._engine import new_game as _new_game
 from ._moves import parse_move as _parse_move
-from ._rules import RuleSet, to_rules
 from ._outcome import EndReason, Outcome
+from ._rules import RuleSet, to_rules
 from ._state import GameState, get_fields, raw_state, settle
 from ._view import PublicView
 from ._view import determinize as _determinize
 from ._view import view as _view
+from .evaluation import Evaluator, Playout
 
 __all__ = [
     "DEFAULT_MAX_MOVES",
@@ -149,7 +155,7 @@ def points_difference(outcome: Any) -> tuple[float, ...]:
 
     An outcome without points (``scores`` None) falls back to :func:`win_loss`.
     The returns always add up to 0. Crapette's returns, and the rewards of
-    its RL adapters under ``rewards="points"`` (:func:`crapette.observation.rewards`).
+    its RL adapters under ``rewards="points"`` (:func:`crapette.episode.rewards`).
 
     >>> from crapette import EndReason, Outcome
     >>> points_difference(Outcome(winner=1, reason=EndReason.EMPTIED, scores=(0, 53)))
@@ -565,7 +571,7 @@ class Crapette:
 
         Under rules that score, each player's points minus the other's; without
         scoring, 1 for the winner, -1 for the loser, 0 each when nobody won.
-        The same values as the RL adapters' ``rewards="points"`` (:func:`crapette.observation.rewards`).
+        The same values as the RL adapters' ``rewards="points"`` (:func:`crapette.episode.rewards`).
 
         >>> from crapette import Outcome
         >>> game = Crapette("classic")
@@ -634,7 +640,7 @@ class Crapette:
         fields = get_fields(state)
         if previous is not None and get_fields(previous)[1:12] == fields[1:12] and previous.rules == _strict(rules):
             return previous
-        return raw_state(_strict(rules), *fields[1:12], (), state.outcome)
+        return raw_state(*(_strict(rules), *fields[1:12], (), state.outcome))
 
     @staticmethod
     def cards(state: GameState) -> Iterable[Card]:

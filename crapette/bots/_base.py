@@ -6,7 +6,16 @@ from typing import Any, Generic, TypeVar
 
 from .._state import GameState
 from .._view import PublicView, view
-from ..protocol import CardGame, Crapette, check_card_game, game_name, game_type_of, portable, resolve, same_game
+from ..protocol import (
+    CardGame,
+    Crapette,
+    check_card_game,
+    game_name,
+    game_type_of,
+    portable,
+    resolve,
+    same_game,
+)
 
 __all__ = ["CRAPETTE", "AnyGameBot", "check_game", "check_game_state", "checked_view", "game_key", "game_suffix"]
 

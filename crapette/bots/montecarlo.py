@@ -8,18 +8,23 @@ from typing import Any, overload
 
 import attrs
 
-from .._checks import check_int, check_seed
-from .._errors import brief
+from .._checks import MAX_PLAYOUTS, check_int, check_seed
+from .._messages import brief
 from .._moves import Move
 from .._state import GameState
 from ..evaluation import Evaluator, evaluate_all, prior
 from ..protocol import CardGame, Crapette, portable, resolve, same_game, seeded_rng
-from ._base import AnyGameBot, MoveT, StateT, check_game, check_game_state, game_key, game_suffix
+from ._base import (
+    AnyGameBot,
+    MoveT,
+    StateT,
+    check_game,
+    check_game_state,
+    game_key,
+    game_suffix,
+)
 
-__all__ = ["MAX_BUDGET", "RandomRollout", "SearchBot"]
-
-#: The most playouts a decision may be given (memory and time stay bounded whatever the argument).
-MAX_BUDGET = 1_000_000
+__all__ = ["RandomRollout", "SearchBot"]
 #: The prior breaks ties between moves whose values come out equal.
 _TIE_BREAK = 1e-6
 
@@ -74,7 +79,9 @@ class SearchBot(AnyGameBot[StateT, MoveT]):
     greedy heuristic as the prior), else :class:`RandomRollout` (random play to
     the end of the game). ``budget`` is the number of evaluations per
     decision, shared among the legal moves (at least one world each): a
-    count, not a time, so the bot plays the same on any machine.
+    count, not a time, so the bot plays the same on any machine; at most
+    :data:`~crapette.bots.MAX_PLAYOUTS`, and the bot keeps one sampled world
+    at a time.
 
     Where the game offers ``strict_state`` (Crapette does), the bot searches
     the position as that gives it: in Crapette, under ``revisits=False``, so
@@ -96,7 +103,7 @@ class SearchBot(AnyGameBot[StateT, MoveT]):
     SearchBot(seed=3, budget=24)
 
     :raises ValueError: if ``seed`` is out of range or ``budget`` is not an int
-        from 1 to :data:`MAX_BUDGET`.
+        from 1 to :data:`~crapette.bots.MAX_PLAYOUTS`.
     :raises TypeError: if ``game`` is not a card game, or ``evaluator`` has no ``evaluate``.
 
     .. versionchanged:: 0.2.0
@@ -131,7 +138,7 @@ class SearchBot(AnyGameBot[StateT, MoveT]):
         self, seed: int = 0, budget: int = DEFAULT_BUDGET, *, evaluator: Evaluator | None = None, game: object = None
     ) -> None:
         self.seed = check_seed(seed)
-        self.budget = check_int("budget", budget, 1, MAX_BUDGET)
+        self.budget = check_int("budget", budget, 1, MAX_PLAYOUTS)
         self.game = check_game(game)
         if evaluator is not None and not callable(getattr(evaluator, "evaluate", None)):
             raise TypeError(f"evaluator must have an evaluate(state, player, rng) method, got {brief(evaluator)}")
@@ -173,9 +180,9 @@ class SearchBot(AnyGameBot[StateT, MoveT]):
         moves = game.legal_moves(root)
         move = moves[0] if len(moves) == 1 else self._best(root, moves)
         if strict is not None:
-            after = game.apply_move(root, move)
-            same_turn = not after.is_over and after.current_player == root.current_player  # type: ignore[attr-defined]
-            self._next = after if same_turn else None
+            after: Any = game.apply_move(root, move)
+            mover: int = root.current_player  # type: ignore[union-attr]
+            self._next = after if not after.is_over and after.current_player == mover else None
         return move
 
     def _best(self, root: Any, moves: Any) -> Any:

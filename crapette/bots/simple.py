@@ -11,7 +11,16 @@ from .._moves import Move
 from .._state import GameState
 from .._view import dealer
 from ..protocol import CardGame, Crapette, same_game, seeded_rng
-from ._base import AnyGameBot, MoveT, StateT, check_game, check_game_state, checked_view, game_key, game_suffix
+from ._base import (
+    AnyGameBot,
+    MoveT,
+    StateT,
+    check_game,
+    check_game_state,
+    checked_view,
+    game_key,
+    game_suffix,
+)
 
 __all__ = ["GreedyBot", "RandomBot"]
 

@@ -29,10 +29,10 @@ from typing import Any
 
 import attrs
 
-from .._checks import check_seed
+from .._checks import MAX_PLAYOUTS, check_int, check_seed
 from .._engine import apply_move, legal_moves
-from .._errors import brief
 from .._greedy import fast_move, greedy_choice, greedy_scores
+from .._messages import brief
 from .._moves import Move, Play
 from .._piles import T0
 from .._state import GameState
@@ -159,7 +159,12 @@ class TreeSearchBot:
     >>> TreeSearchBot.at_level("strong")
     TreeSearchBot(seed=0, playouts=4800)
 
-    :raises ValueError: if ``seed`` is out of range, or a budget not positive,
+    ``playouts`` is at most :data:`~crapette.bots.MAX_PLAYOUTS`, and a time
+    budget stops there too: the tree grows by a node an iteration, so its
+    memory stays bounded (about 200 bytes a playout).
+
+    :raises ValueError: if ``seed`` is out of range, or a budget not positive
+        (or over :data:`~crapette.bots.MAX_PLAYOUTS` playouts, or 3600 seconds),
         or both or neither budget is given.
     """
 
@@ -179,8 +184,8 @@ class TreeSearchBot:
         if playouts is not None:
             if type(playouts) is not int:
                 raise TypeError(f"playouts must be an int, got {type(playouts).__name__}")
-            if not 1 <= playouts <= 10**7:
-                raise ValueError(f"playouts must be from 1 to 10**7, got {brief(playouts)}")
+            if not 1 <= playouts <= MAX_PLAYOUTS:
+                raise ValueError(f"playouts must be from 1 to {MAX_PLAYOUTS:,}, got {brief(playouts)}")
         warnings.warn(
             "TreeSearchBot is deprecated since 0.3.0: it plays weaker than SearchBot and PlanningBot "
             "(use make_bot('plan') or make_bot('montecarlo'))",
@@ -254,13 +259,15 @@ class TreeSearchBot:
     def _search(self, v: PublicView, every_move: int) -> SearchResult:
         search = _Search(v, seeded_rng(_GAME, self.seed, v))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        budget = self.playouts if self.playouts is not None else 10**9
-        forced = list(v.legal_moves) * every_move
+        # The tree grows a node an iteration: a time budget stops at MAX_PLAYOUTS too.
+        budget = self.playouts if self.playouts is not None else MAX_PLAYOUTS
+        moves = v.legal_moves
+        forced = len(moves) * check_int("every_move", every_move, 0)
         done = 0
         while done < budget:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            search.iterate(done, forced[done] if done < len(forced) else None)
+            search.iterate(done, moves[done % len(moves)] if done < forced else None)
             done += 1
         return search.result(done)
 
