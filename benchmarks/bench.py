@@ -30,6 +30,7 @@ import statistics
 import sys
 import time
 import tracemalloc
+import warnings
 from typing import Any
 
 import attrs
@@ -269,9 +270,12 @@ def search_playouts(rules: RuleSet, seconds: float) -> tuple[float, float | None
 
     # The private playout policy: what the searches spend their time in.
     try:
-        from crapette._heuristics import fast_move
-    except ImportError:  # before the heuristics had a module of their own
-        fast_move = bots._fast_move  # type: ignore[attr-defined]
+        from crapette._greedy import fast_move
+    except ImportError:  # before the greedy policy had a module of its own
+        try:
+            from crapette._heuristics import fast_move  # type: ignore[no-redef]
+        except ImportError:
+            fast_move = bots._fast_move  # type: ignore[attr-defined]
     starts = [parse_position(p) for p in midgame_positions(rules)]
 
     def playout(state: Any) -> int:
@@ -285,7 +289,9 @@ def search_playouts(rules: RuleSet, seconds: float) -> tuple[float, float | None
     tree = getattr(bots, "TreeSearchBot", None)
     if tree is None:
         return playout_rate, None
-    searcher = tree(seed=0, playouts=100)
+    with warnings.catch_warnings():  # deprecated since 0.3.0, still timed while it ships
+        warnings.simplefilter("ignore", DeprecationWarning)
+        searcher = tree(seed=0, playouts=100)
     return playout_rate, _per_second(seconds, starts, lambda state: searcher.search(state).playouts)
 
 

@@ -1,10 +1,10 @@
-"""Fit the planning bot's position evaluation (crapette/_evaluation.py) by self-play.
+"""Fit the planning bot's position evaluation (crapette/evaluation.py) by self-play.
 
 Run ``python benchmarks/fit_evaluation.py --games 400 [--rules classic]``
 (needs NumPy). It plays games between two GreedyBots (seeded deals, so the
 same arguments give the same data), and at the last position of every turn
 (the position the mover leaves to the opponent) records the features of
-``crapette._evaluation.features`` from the mover's side and whether the mover
+``crapette.evaluation.features`` from the mover's side and whether the mover
 went on to win. A logistic regression (Newton's method, a small ridge
 penalty) fits the log-odds of winning; the script prints the weights, ready
 to paste into ``WEIGHTS``, with the held-out log loss and accuracy (every
@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from crapette import apply_move, new_game
-from crapette._evaluation import FEATURES, features
+from crapette.evaluation import FEATURES, features
 from crapette.bots import GreedyBot
 
 try:

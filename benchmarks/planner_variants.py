@@ -1,8 +1,9 @@
 """Variants of the planning bot, to measure a change of its playouts against the stock bot.
 
-Each class here is ``crapette.bots.PlanningBot`` with one thing changed in
-what a playout of a candidate plan is worth, or in how many candidates a plan
-tries. They take ``seed`` and ``playouts`` (default 150, the easy level, so
+Each name here builds ``crapette.bots.PlanningBot`` with one thing changed in
+what a playout of a candidate plan is worth (an evaluator of
+:mod:`crapette.evaluation`'s protocol, passed as ``evaluator=``), or in how
+many candidates a plan tries. They take ``seed`` and ``playouts`` (default 150, the easy level, so
 that a run of hundreds of games is affordable) and play in
 ``benchmarks/strength.py`` by name, with this folder on the path::
 
@@ -32,117 +33,99 @@ first bot                      second bot              games  wins   share (95%)
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from crapette import apply_move, legal_moves
-from crapette.bots import PlanningBot
-from crapette._evaluation import features, score
-from crapette._heuristics import evaluate, fast_move, greedy_scores
-from crapette._moves import Move, Play
+from crapette._greedy import greedy_scores
 from crapette._state import H0, R0, W0, GameState
+from crapette.bots import PlanningBot
+from crapette.evaluation import CardCount, FittedValue, Playout, cards_left, features
 
 _HORIZON = 200
 
 
-def _playout(state: GameState, player: int, halves: int, careful: bool) -> GameState:
-    """Play on to the end of the ``halves``-th turn (the current one counted if it is ``player``'s)."""
-    turns_left = halves if state.current_player == player else halves - 1
-    last = state.current_player
-    for _ in range(_HORIZON):
+def _careful(state: GameState) -> Any:
+    """The greedy heuristic with its look-ahead (moves between tableau piles too)."""
+    moves = legal_moves(state)
+    scores = greedy_scores(state, moves)
+    return moves[scores.index(max(scores))]
+
+
+class _Longer(Playout):
+    """A playout that goes one turn further: to the end of the player's own next turn."""
+
+    def play_on(self, state: GameState, player: int) -> GameState:
+        state = super().play_on(state, player)  # to the end of the opponent's next turn
+        last = state.current_player
+        for _ in range(_HORIZON):
+            if state.is_over or state.current_player != last:
+                break
+            state = apply_move(state, self.policy(state))
+        return state
+
+
+class _OpponentReadyLeaf(CardCount):
+    """The cards left, one card worse if the opponent could play its reserve top on its next turn."""
+
+    def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
+        ready = bool(state.piles[R0 + 1 - player]) and features(state, player)[5] > 0
+        return super().evaluate(state, player, rng) - (1.0 if ready and not state.is_over else 0.0)
+
+
+class _EqualCardsLeaf(CardCount):
+    """Every card left counts alike (no reserve weight), plus one if the player can play its reserve top now."""
+
+    def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
         if state.is_over:
-            break
-        if careful and state.current_player != player:
-            moves = legal_moves(state)
-            scores = greedy_scores(state, moves)
-            move = moves[scores.index(max(scores))]
-        else:
-            move = fast_move(state)
-        state = apply_move(state, move)
-        if state.current_player != last:
-            last = state.current_player
-            turns_left -= 1
-            if turns_left == 0:
-                break
-    return state
-
-
-def _reserve_ready(state: GameState, player: int) -> bool:
-    """Whether ``player`` is to move and can play the reserve top now."""
-    if state.current_player != player:
-        return False
-    return any(type(m) is Play and m.source.id == R0 + player for m in legal_moves(state))
-
-
-class _Variant(PlanningBot):
-    """A planning bot whose playouts go ``halves`` turns deep, with a careful opponent or not, scored by ``leaf``."""
-
-    halves = 2
-    careful = False
-
-    def __init__(self, seed: int = 0, playouts: int = 150) -> None:
-        super().__init__(seed, playouts)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(seed={self.seed}, playouts={self.playouts})"
-
-    def leaf(self, state: GameState, player: int) -> float:
-        return evaluate(state, player)
-
-    def _try(self, deal: GameState, path: tuple[Move, ...], player: int) -> float:
-        state = deal
-        for move in path:
-            if state.is_over:
-                break
-            state = apply_move(state, move)
-        if not state.is_over:
-            state = _playout(state, player, self.halves, self.careful)
-        return evaluate(state, player) if state.is_over else self.leaf(state, player)
-
-
-class LongerPlayout(_Variant):
-    """Playouts go on to the end of the player's own next turn (three turns, not two)."""
-
-    halves = 3
-
-
-class CarefulOpponent(_Variant):
-    """The opponent of a playout plays the greedy heuristic with its look-ahead (moves between tableau piles too)."""
-
-    careful = True
-
-
-class OpponentReady(_Variant):
-    """A playout's end costs one card more if the opponent could play its reserve top on its next turn."""
-
-    def leaf(self, state: GameState, player: int) -> float:
-        opponent = 1 - player
-        ready = bool(state.piles[R0 + opponent]) and features(state, player)[5] > 0
-        return evaluate(state, player) - (1.0 if ready else 0.0)
-
-
-class EqualCards(_Variant):
-    """A playout's end counts every card left alike (the fitted weights make a reserve card worth a hand card)."""
-
-    def leaf(self, state: GameState, player: int) -> float:
+            return cards_left(state, player)
         piles = state.piles
         left = [len(piles[R0 + p]) + len(piles[H0 + p]) + len(piles[W0 + p]) for p in (0, 1)]
-        return float(left[1 - player] - left[player]) + (1.0 if _reserve_ready(state, player) else 0.0)
+        ready = state.current_player == player and any(
+            getattr(m, "source", None) is not None and m.source.id == R0 + player for m in legal_moves(state)
+        )
+        return float(left[1 - player] - left[player]) + (1.0 if ready else 0.0)
 
 
-class FittedLeaf(_Variant):
-    """A playout's end is scored by the fitted evaluation (``crapette._evaluation.score``) in place of the cards left."""
+class _FittedLeaf(FittedValue):
+    """The fitted evaluation, scaled to about one unit a card (a finished game still outweighs any position)."""
 
-    def leaf(self, state: GameState, player: int) -> float:
-        # Scaled to about one unit a card, so that a finished game still outweighs any position.
-        return score(features(state, player)) / 0.03
+    def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
+        if state.is_over:
+            return cards_left(state, player)
+        return super().evaluate(state, player, rng) / 0.03
+
+
+def LongerPlayout(seed: int = 0, playouts: int = 150) -> PlanningBot:
+    """Playouts go on to the end of the player's own next turn (three turns, not two)."""
+    return PlanningBot(seed, playouts, evaluator=_Longer())
+
+
+def CarefulOpponent(seed: int = 0, playouts: int = 150) -> PlanningBot:
+    """Playouts play the greedy heuristic with its look-ahead (moves between tableau piles too)."""
+    return PlanningBot(seed, playouts, evaluator=Playout(policy=_careful))
+
+
+def OpponentReady(seed: int = 0, playouts: int = 150) -> PlanningBot:
+    """A playout's end costs one card more if the opponent could play its reserve top on its next turn."""
+    return PlanningBot(seed, playouts, evaluator=Playout(leaf=_OpponentReadyLeaf()))
+
+
+def EqualCards(seed: int = 0, playouts: int = 150) -> PlanningBot:
+    """A playout's end counts every card left alike (the stock count weighs a reserve card more)."""
+    return PlanningBot(seed, playouts, evaluator=Playout(leaf=_EqualCardsLeaf()))
+
+
+def FittedLeaf(seed: int = 0, playouts: int = 150) -> PlanningBot:
+    """A playout's end is scored by the fitted evaluation (:class:`~crapette.evaluation.FittedValue`)."""
+    return PlanningBot(seed, playouts, evaluator=Playout(leaf=_FittedLeaf()))
 
 
 class FewerCandidates(PlanningBot):
-    """The stock playouts, but a plan tries only the 64 best turn-segment candidates by the evaluation."""
+    """The stock playouts, but a plan tries only the 64 best turn-segment candidates by the ranking."""
 
     def __init__(self, seed: int = 0, playouts: int = 1000) -> None:
         super().__init__(seed, playouts)
-
-    def __repr__(self) -> str:
-        return f"FewerCandidates(seed={self.seed}, playouts={self.playouts})"
 
     def _candidates(self) -> int:
         return 64

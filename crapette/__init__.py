@@ -22,9 +22,21 @@ features sit in submodules beside it:
 200
 """
 
+from . import variants  # noqa: F401  (registers the peer variants' rule parts)
+from ._actions import (
+    NUM_ACTIONS,
+    action_to_move,
+    legal_action_mask,
+    legal_actions,
+    move_to_action,
+)
 from ._cards import ALL_CARDS, Card, Colour, Rank, Suit, parse_card, shuffled_deck
+from ._engine import apply_move, explain_illegal, legal_moves, new_game
+from ._game import Game
+from ._match import Match
+from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play, parse_move
+from ._options import Option
 from ._outcome import MAX_NUMBER, EndReason, Outcome
-from ._errors import IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError, RulePartError
 from ._parts import (
     Blocked,
     Build,
@@ -42,7 +54,14 @@ from ._parts import (
     register,
     registered,
 )
-from ._options import Option
+from ._parts import seal_built_ins as _seal_built_ins
+from ._position import (
+    MAX_POSITION_LENGTH,
+    parse_position,
+    rules_from_text,
+    rules_to_text,
+)
+from ._record import GameRecord, parse_record
 from ._rules import (
     FoundationPlays,
     LoadTarget,
@@ -52,18 +71,34 @@ from ._rules import (
     WastePlay,
     parse_rules,
 )
-from ._state import ALL_PILES, MAX_TURN_MOVES, GameState, Pile, PileKind, parse_pile, validate
-from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play, parse_move
-from ._engine import apply_move, explain_illegal, legal_moves, new_game
-from ._turns import DEFAULT_TURN_LIMIT, MAX_TURN_LIMIT, TurnEnd, TurnEnds, position_key, reveals, turn_ends
-from ._position import MAX_POSITION_LENGTH, parse_position, rules_from_text, rules_to_text
-from ._match import Match
+from ._state import (
+    ALL_PILES,
+    MAX_TURN_MOVES,
+    GameState,
+    Pile,
+    PileKind,
+    parse_pile,
+    validate,
+)
+from ._turns import (
+    DEFAULT_TURN_LIMIT,
+    MAX_TURN_LIMIT,
+    TurnEnd,
+    TurnEnds,
+    position_key,
+    reveals,
+    turn_ends,
+)
 from ._view import PublicView, view
-from ._record import GameRecord, parse_record
-from ._game import Game, UndoError
-from ._actions import NUM_ACTIONS, action_to_move, legal_action_mask, legal_actions, move_to_action
-from . import variants  # noqa: F401  (registers the peer variants' rule parts)
-from ._parts import seal_built_ins as _seal_built_ins
+from .errors import (
+    IllegalMoveError,
+    InvalidRulesError,
+    InvalidStateError,
+    ParseError,
+    RecordError,
+    RulePartError,
+    UndoError,
+)
 
 _seal_built_ins()  # every part registered from here on is a user's, and its hooks are checked
 

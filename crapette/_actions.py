@@ -25,8 +25,8 @@ from __future__ import annotations
 import operator
 from typing import SupportsIndex
 
-from ._errors import brief
 from ._engine import legal_moves
+from ._messages import brief
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move
 from ._state import GameState
 

@@ -9,7 +9,8 @@ from typing import Any
 import attrs
 
 from ._checks import check_seed as check_seed  # where some modules look for it
-from ._errors import ParseError, brief, repr_pretty
+from ._messages import brief, repr_pretty
+from .errors import ParseError
 
 __all__ = ["Card", "Colour", "Rank", "Suit", "ALL_CARDS", "parse_card", "shuffled_deck"]
 
@@ -248,7 +249,7 @@ def parse_card(text: str) -> Card:
 _MASK = (1 << 64) - 1
 
 
-def _splitmix64(seed: int) -> Iterator[int]:
+def splitmix64(seed: int) -> Iterator[int]:
     state = seed
     while True:
         state = (state + 0x9E3779B97F4A7C15) & _MASK
@@ -275,7 +276,7 @@ def shuffled_deck(seed: int, deck: int) -> tuple[Card, ...]:
     """
     check_seed(seed)
     d = _to_deck(deck)
-    numbers = _splitmix64(seed)
+    numbers = splitmix64(seed)
     decks = []
     for which in (0, 1):
         cards = list(ALL_CARDS[which * 52 : which * 52 + 52])

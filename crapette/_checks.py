@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 
-from ._errors import brief
+from ._messages import brief
 
 __all__ = ["MAX_PLAYOUTS", "MAX_SECONDS", "SEED_LIMIT", "check_int", "check_seconds", "check_seed"]
 

@@ -16,15 +16,60 @@ from typing import Any
 
 from ._cards import Card, parse_card, shuffled_deck
 from ._checks import check_seed
-from ._errors import InvalidRulesError, InvalidStateError, ParseError, brief, illegal_move, not_a_state
-from ._moves import DRAW, END_TURN, MAX_STACK, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Pass, Play
+from ._hooks import PROBE_MOVES, PROBE_SEEDS, hook_error
+from ._messages import brief, illegal_move, not_a_state
+from ._moves import (
+    DRAW,
+    END_TURN,
+    MAX_STACK,
+    PASS,
+    PLAYS,
+    STACKS,
+    Draw,
+    EndTurn,
+    Move,
+    MoveStack,
+    Pass,
+    Play,
+)
 from ._outcome import check_number
-from ._parts import Build
-from ._plan import FOUNDATIONS, PLANS, TABLEAU, Plan, foundation_index, next_tableau, plans, refound, tableau_of
+from ._parts import Build, is_built_in
+from ._plan import (
+    FOUNDATIONS,
+    PLANS,
+    TABLEAU,
+    Plan,
+    foundation_index,
+    next_tableau,
+    plans,
+    refound,
+    tableau_of,
+)
 from ._rules import FoundationPlays, RuleSet, to_rules
-from ._shapes import Run, run_keys, shapes, shuttles
-from ._state import ALL_PILES, FOUND, H0, LEGAL, MAX_TURN_MOVES, NUM_PILES, OUTCOME, R0, SEEN, SHAPE, T0, TAB0, TAB1, W0
-from ._state import GameState, PileKind, game_end, raw_state, register_turn_check, set_counters
+from ._shapes import Run, run_keys, shapes
+from ._state import (
+    ALL_PILES,
+    FOUND,
+    H0,
+    LEGAL,
+    MAX_TURN_MOVES,
+    NUM_PILES,
+    OUTCOME,
+    R0,
+    SEEN,
+    SHAPE,
+    T0,
+    TAB0,
+    TAB1,
+    W0,
+    GameState,
+    PileKind,
+    game_end,
+    raw_state,
+    register_turn_check,
+    set_counters,
+)
+from .errors import InvalidRulesError, InvalidStateError, ParseError
 
 __all__ = ["apply_move", "explain_illegal", "legal_moves", "new_game"]
 
@@ -59,6 +104,57 @@ def _deck_order(seed: int, player: int, given: object) -> tuple[Card, ...]:
         cards.append(item)
     chosen = set(cards)
     return tuple(cards) + tuple(c for c in shuffled if c not in chosen)
+
+
+#: The rule sets whose parts of one's own the engine has tried in play (see :func:`probe_play`).
+_PROBED: set[RuleSet] = set()
+
+
+def probe_play(rules: RuleSet) -> None:
+    """Deal a few games twice each under ``rules`` and play a few moves, once per rule set with parts of one's own.
+
+    A first-player rule or an ending of one's own that raises, answers wrongly
+    or is not a function of its arguments is refused the first time the
+    engine plays the rules (:func:`new_game`, :func:`legal_moves`), before any
+    game of them goes on. Rules made only of crapette's own parts cost nothing.
+
+    :raises RulePartError: naming the part and the hook.
+    """
+    if rules in _PROBED or (is_built_in(rules.first_player) and all(is_built_in(e) for e in rules.endings)):
+        return
+    if len(_PROBED) > 512:
+        _PROBED.clear()
+    _PROBED.add(rules)  # the probe's own games must not probe again
+    try:
+        for seed in range(PROBE_SEEDS):
+            first, again = new_game(rules, seed=seed), new_game(rules, seed=seed)
+            if first.current_player != again.current_player:
+                raise hook_error(
+                    rules.first_player,
+                    "who_starts",
+                    f"answered {first.current_player} then {again.current_player} on the same deal (seed {seed}): "
+                    "a first-player rule must be a function of the deal and the seed, or records cannot be replayed",
+                )
+            for ending, a, b in zip(rules.endings, first.counters, again.counters):
+                if a != b:
+                    raise hook_error(
+                        ending, "start",
+                        f"answered {a} then {b} on the same deal (seed {seed}): it must be a function of the deal",
+                    )
+            state = first
+            for _ in range(PROBE_MOVES if seed < 2 else 0):
+                if state.outcome is not None:
+                    break
+                state = apply_move(state, legal_moves(state)[0])
+    except BaseException:
+        _PROBED.discard(rules)
+        raise
+
+
+def _plans_of(rules: RuleSet) -> tuple[Plan, Plan]:
+    """The plans of ``rules``, compiled the first time they are played (their parts of one's own tried first)."""
+    probe_play(rules)
+    return plans(rules)
 
 
 def new_game(
@@ -99,6 +195,7 @@ def new_game(
     """
     rules = to_rules(rules, "new_game()")
     check_seed(seed)
+    probe_play(rules)
     if decks is None:
         orders: tuple[tuple[Card, ...], ...] = (shuffled_deck(seed, 0), shuffled_deck(seed, 1))
     else:
@@ -169,7 +266,7 @@ def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
         return ()
     piles = state.piles
     rules = state.rules
-    plan = (PLANS.get(rules) or plans(rules))[state.current_player]
+    plan = (PLANS.get(rules) or _plans_of(rules))[state.current_player]
     drawn = state.drawn
     restricted = plan.drawn_first and drawn
     # The piles whose top card the player may move, in the order of the moves.
@@ -519,12 +616,13 @@ def _track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[
     """Under revisits=false: the next state's turn moves, and what the engine keeps of its run (SEEN, SHAPE)."""
     piles = state.piles
     cls = type(move)
+    if move.between_tableau:
+        count = move.count if cls is MoveStack else 1  # type: ignore[attr-defined]
+        return _shuttle(state, cache, plan, move, move.source.id, move.target.id, count)  # type: ignore[attr-defined]
     if cls is Play:
         source = move.source.id  # type: ignore[attr-defined]
         target = move.target.id  # type: ignore[attr-defined]
         if T0 <= target < R0:
-            if T0 <= source < R0:
-                return _shuttle(state, cache, plan, move, source, target, 1)
             # A card joins the tableau: keep the key up to date (see crapette._shapes).
             key = cache[SHAPE]
             if key is not None:
@@ -538,9 +636,6 @@ def _track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[
                 below = pile[-2].index + 1 if len(pile) > 1 else 0
                 key -= (plan.shapes.base[source - T0] + below) << (10 * pile[-1].index)
             return (), None, key
-        return (), None, cache[SHAPE]
-    if cls is MoveStack:
-        return _shuttle(state, cache, plan, move, move.source.id, move.target.id, move.count)  # type: ignore[attr-defined]
     return (), None, cache[SHAPE]
 
 
@@ -571,7 +666,7 @@ def _turn_problem(state: GameState) -> str:
     tableau piles from the position before it, taking the moves back from ``state``'s piles."""
     moves = state.turn_moves
     for i, move in enumerate(moves):
-        if type(move) not in _MOVE_TYPES or not shuttles(move):
+        if type(move) not in _MOVE_TYPES or not move.between_tableau:
             return f"turn_moves[{i}] is {brief(move)}, not a move between two tableau piles"
     piles = state.piles
     for p in (0, 1):
@@ -662,7 +757,7 @@ def explain_illegal(state: GameState, move: Move) -> str:
     listed = " ".join(str(m) for m in legal[:6]) + (" ..." if len(legal) > 6 else "")
     if legal and isinstance(legal[0], Play) and legal[0].target.kind is PileKind.FOUNDATION and state.rules.foundation_plays is FoundationPlays.COMPULSORY:
         return f"foundation plays are compulsory and come first (section 10 of the rules): {listed}"
-    if not state.rules.revisits and shuttles(move):
+    if not state.rules.revisits and move.between_tableau:
         if len(state.turn_moves) >= MAX_TURN_MOVES:
             return f"a turn may make at most {MAX_TURN_MOVES} moves between tableau piles in a row (revisits=false)"
         return "it would recreate a position already reached in this turn, which these rules forbid (revisits=false)"

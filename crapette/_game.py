@@ -29,34 +29,14 @@ from ._rules import RuleSet
 from ._state import GameState, Outcome
 from ._turns import reveals
 from ._view import PublicView, view
+from .errors import UndoError
 
-__all__ = ["Game", "UndoError"]
+__all__ = ["Game"]
 
 #: The undo policies of a :class:`Game`.
 UndoPolicy = Literal["unrevealed", "any"]
 _POLICIES = ("unrevealed", "any")
 
-
-class UndoError(IndexError):
-    """An undo or redo that a :class:`~crapette.Game` cannot do.
-
-    Raised when no move has been made, when there is no undone move to redo,
-    and (under the default ``undo="unrevealed"``) when the last move turned a
-    face-down card face up: taking it back would let the player see that card
-    before choosing again. The message says which, in words a frontend can
-    show as they are. It is an :class:`IndexError`, as the undo errors of
-    earlier releases were.
-
-    >>> game = Game("classic", seed=3)
-    >>> game.push("draw")
-    >>> try:
-    ...     game.undo()
-    ... except UndoError as error:
-    ...     print(error)
-    cannot take back draw: it turned a face-down card face up
-
-    .. versionadded:: 0.3.0
-    """
 
 
 def _check_policy(undo: object) -> UndoPolicy:

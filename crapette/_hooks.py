@@ -1,9 +1,11 @@
-"""The checks on the hooks of rule parts of one's own: wrapped calls, and probes when the rules are made.
+"""The checks on the hooks of rule parts of one's own: wrapped calls, and probes.
 
 :func:`~crapette.register` wraps each hook of a user's part with :func:`guard`,
 so that an exception or a wrong answer raises :class:`~crapette.RulePartError`
-naming the part and the hook; :class:`~crapette.RuleSet` probes the parts it
-can try (:func:`probe_scoring`, :func:`probe_play`) when it is made.
+naming the part and the hook. :class:`~crapette.RuleSet` probes a scoring of
+one's own when it is made (:func:`probe_scoring`); a first-player rule or an
+ending of one's own is tried in play, which the engine does the first time it
+plays such rules (``crapette._engine.probe_play``).
 """
 
 from __future__ import annotations
@@ -12,14 +14,14 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ._errors import RulePartError, brief
+from ._messages import brief
 from ._outcome import check_number
+from .errors import RulePartError
 
 if TYPE_CHECKING:
     from ._parts import RulePart, Scoring
-    from ._rules import RuleSet
 
-__all__ = ["CHECKS", "guard", "hook_error", "probe_play", "probe_scoring"]
+__all__ = ["CHECKS", "PROBE_MOVES", "PROBE_SEEDS", "guard", "hook_error", "probe_scoring"]
 
 
 def _part_text(part: object) -> str:
@@ -82,13 +84,15 @@ def guard(hook: str, func: Callable[..., Any], check: Callable[[object], str]) -
     return guarded
 
 
-# Probes: what can be checked of a user's parts when the rules are made ----------------------
+# Probes: what can be checked of a user's parts before play ------------------------------------
 
 #: The counts of cards left (reserve, hand, waste) on which a scoring of one's own is probed.
 _PROBE_COUNTS = tuple((r, h, w) for r in (0, 1, 2, 13, 48) for h in (0, 1, 35) for w in (0, 1, 35))
 #: The deals on which a first-player rule or an ending of one's own is probed, and the moves played on the first few.
-_PROBE_SEEDS = 8
-_PROBE_MOVES = 4
+#: How many deals, and moves into the first two, the engine tries a first-player rule or an
+#: ending of one's own on, the first time it plays rules that have one (see crapette._engine).
+PROBE_SEEDS = 8
+PROBE_MOVES = 4
 
 
 @functools.lru_cache(maxsize=64)
@@ -102,29 +106,3 @@ def probe_scoring(scoring: Scoring) -> None:
         scoring.points_for_win(reserve=reserve, hand=hand, waste=waste)
 
 
-def probe_play(rules: RuleSet) -> None:
-    """Deal a few games twice each under ``rules`` and play a few moves: a first-player rule or an ending of one's own that raises, answers wrongly or is not a function of its arguments is refused now.
-
-    :raises RulePartError: naming the part and the hook.
-    """
-    from ._engine import apply_move, legal_moves, new_game
-
-    for seed in range(_PROBE_SEEDS):
-        first, again = new_game(rules, seed=seed), new_game(rules, seed=seed)
-        if first.current_player != again.current_player:
-            raise hook_error(
-                rules.first_player,
-                "who_starts",
-                f"answered {first.current_player} then {again.current_player} on the same deal (seed {seed}): "
-                "a first-player rule must be a function of the deal and the seed, or records cannot be replayed",
-            )
-        for ending, a, b in zip(rules.endings, first.counters, again.counters):
-            if a != b:
-                raise hook_error(
-                    ending, "start", f"answered {a} then {b} on the same deal (seed {seed}): it must be a function of the deal"
-                )
-        state = first
-        for _ in range(_PROBE_MOVES if seed < 2 else 0):
-            if state.outcome is not None:
-                break
-            state = apply_move(state, legal_moves(state)[0])

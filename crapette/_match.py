@@ -6,7 +6,7 @@ from typing import Any
 
 import attrs
 
-from ._errors import brief
+from ._messages import brief
 from ._rules import RuleSet, Scoring, to_rules
 from ._state import Outcome
 

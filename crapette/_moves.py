@@ -7,8 +7,9 @@ from typing import Any, TypeVar
 
 import attrs
 
-from ._errors import ParseError, brief, repr_pretty
+from ._messages import brief, repr_pretty
 from ._piles import ALL_PILES, Pile, PileKind, parse_pile
+from .errors import ParseError
 
 __all__ = ["Draw", "EndTurn", "Move", "MoveStack", "Pass", "Play", "parse_move", "MAX_STACK"]
 
@@ -29,9 +30,22 @@ class Move:
     >>> move = parse_move("R0-F3")
     >>> move, str(move), isinstance(move, Move)
     (parse_move('R0-F3'), 'R0-F3', True)
+
+    Every move says whether it goes between two tableau piles (a play from one
+    to another, or a stack move): such a move brings no card nearer home by
+    itself, reveals nothing, and is the only kind that can recreate a
+    position within a turn.
+
+    >>> parse_move("T2-T5").between_tableau, parse_move("T2-F0").between_tableau, parse_move("draw").between_tableau
+    (True, False, False)
+
+    .. versionadded:: 0.3.0
+       ``between_tableau``.
     """
 
     __slots__ = ()
+    #: True for a move between two tableau piles (a play from one to another, or a stack move).
+    between_tableau: bool
 
     def __new__(cls) -> Move:
         # The subclasses make their own instances; a bare Move has no notation.
@@ -67,6 +81,7 @@ class Play(Move):
 
     source: Pile
     target: Pile
+    between_tableau: bool = attrs.field(init=False)
 
     def __new__(cls, source: Pile, target: Pile) -> Play:
         s = _check_pile("source", source, _SOURCE_KINDS)
@@ -98,6 +113,7 @@ class MoveStack(Move):
     source: Pile
     target: Pile
     count: int
+    between_tableau = True
 
     def __new__(cls, source: Pile, target: Pile, count: int) -> MoveStack:
         s = _check_pile("source", source, (PileKind.TABLEAU,))
@@ -125,6 +141,7 @@ class _Singleton(Move):
     __slots__ = ()
     _text = ""
     _instance: Any = None
+    between_tableau = False
 
     def __new__(cls: type[_S]) -> _S:
         if cls._instance is None:
@@ -183,6 +200,7 @@ def _make_plays() -> tuple[tuple[Play | None, ...], ...]:
                 play = object.__new__(Play)
                 object.__setattr__(play, "source", s)
                 object.__setattr__(play, "target", t)
+                object.__setattr__(play, "between_tableau", s.kind is t.kind is PileKind.TABLEAU)
                 row.append(play)
             else:
                 row.append(None)

@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar, cast
 
 import attrs
 
-from ._errors import InvalidRulesError, ParseError, brief
+from ._messages import brief
 from ._outcome import MAX_NUMBER, check_number
 from ._part_text import parse_part
 from ._parts import RulePart, is_built_in_class, registered
+from .errors import InvalidRulesError, ParseError
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

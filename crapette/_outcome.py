@@ -6,7 +6,7 @@ import enum
 
 import attrs
 
-from ._errors import brief
+from ._messages import brief
 
 __all__ = ["EndReason", "MAX_NUMBER", "Outcome", "check_number"]
 

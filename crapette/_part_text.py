@@ -12,9 +12,10 @@ from typing import TypeVar
 
 import attrs
 
-from ._errors import InvalidRulesError, ParseError, brief
+from ._messages import brief
 from ._outcome import MAX_PART_TEXT
 from ._parts import RulePart, param_text, param_types, registered
+from .errors import InvalidRulesError, ParseError
 
 __all__ = ["parse_part"]
 

@@ -16,11 +16,13 @@ records can name it.
 
 The hooks of a part of one's own are checked wherever they are called: an
 exception they raise, or an answer of the wrong type or out of range, is a
-:class:`~crapette.RulePartError` naming the part and the hook. What can be
-tried when a :class:`~crapette.RuleSet` is made is tried then: a building rule
-on every pair of cards, a scoring on a grid of counts, a first-player rule and
-endings on a few deals (each dealt twice: the answers must agree). crapette's
-own parts are trusted and called as they are, so they cost nothing more.
+:class:`~crapette.RulePartError` naming the part and the hook. A building
+rule is tried on every pair of cards and a scoring on a grid of counts when a
+:class:`~crapette.RuleSet` is made; a first-player rule and endings on a few
+deals (each dealt twice: the answers must agree) and a few moves the first
+time the engine plays the rules (:func:`~crapette.new_game`,
+:func:`~crapette.legal_moves`), before a game of them goes on. crapette's own
+parts are trusted and called as they are, so they cost nothing more.
 """
 
 from __future__ import annotations
@@ -34,9 +36,10 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 import attrs
 
 from ._cards import ALL_CARDS, Card
-from ._errors import InvalidRulesError, brief, repr_pretty
 from ._hooks import CHECKS, guard, hook_error
+from ._messages import brief, repr_pretty
 from ._outcome import EndReason, check_number
+from .errors import InvalidRulesError
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

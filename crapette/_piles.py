@@ -7,7 +7,8 @@ from typing import Any
 
 import attrs
 
-from ._errors import ParseError, brief, repr_pretty
+from ._messages import brief, repr_pretty
+from .errors import ParseError
 
 __all__ = ["ALL_PILES", "F0", "H0", "NUM_PILES", "Pile", "PileKind", "R0", "T0", "W0", "parse_pile"]
 

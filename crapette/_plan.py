@@ -15,7 +15,14 @@ from typing import Any
 from ._cards import ALL_CARDS, Card
 from ._outcome import MAX_NUMBER
 from ._parts import Build, DownAlternating, accepted_masks
-from ._rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay
+from ._rules import (
+    FoundationPlays,
+    LoadTarget,
+    RuleSet,
+    StackLimit,
+    TableauSources,
+    WastePlay,
+)
 from ._shapes import shapes
 from ._state import H0, R0, T0, TAB0, W0, GameState
 

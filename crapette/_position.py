@@ -9,11 +9,12 @@ state), each saying what was wrong and where.
 from __future__ import annotations
 
 from ._cards import Card, parse_card
-from ._errors import InvalidRulesError, ParseError, brief
+from ._messages import brief
 from ._moves import Move, parse_move
 from ._options import parse_number
 from ._rules import RuleSet, parse_rules
-from ._state import F0, H0, MAX_TURN_MOVES, R0, T0, W0, GameState, _deprecated
+from ._state import F0, H0, MAX_TURN_MOVES, R0, T0, W0, GameState, deprecated
+from .errors import InvalidRulesError, ParseError
 
 __all__ = [
     "MAX_POSITION_LENGTH",
@@ -61,7 +62,7 @@ def rules_to_text(rules: RuleSet) -> str:
     """
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules_to_text() expects a RuleSet, got {type(rules).__name__}")
-    _deprecated("rules_to_text(rules)", "str(rules)")
+    deprecated("rules_to_text(rules)", "str(rules)")
     return str(rules)
 
 
@@ -77,7 +78,7 @@ def rules_from_text(text: str) -> RuleSet:
     ...     rules_from_text("classic") is parse_rules("classic")
     True
     """
-    _deprecated("rules_from_text(text)", "parse_rules(text)")
+    deprecated("rules_from_text(text)", "parse_rules(text)")
     return parse_rules(text)
 
 

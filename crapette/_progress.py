@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from ._errors import brief
+from ._messages import brief
 
 __all__ = ["Progress", "duration", "isatty", "progress"]
 

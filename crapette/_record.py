@@ -20,9 +20,9 @@ import attrs
 
 from ._checks import check_seed
 from ._engine import apply_move, explain_illegal, legal_moves, new_game
-from ._errors import IllegalMoveError, ParseError, RecordError, brief
+from ._messages import brief
 from ._moves import Move, parse_move
-from ._position import check_text, to_position
+from ._position import check_text
 from ._record_format import (
     MAX_RECORD_LENGTH,
     MAX_RECORD_MOVES,
@@ -38,7 +38,8 @@ from ._record_json import to_dict as _json_dict
 from ._record_text import from_text as _text_read
 from ._record_text import to_text as _text_write
 from ._rules import RuleSet, to_rules
-from ._state import GameState, Outcome, _deprecated
+from ._state import GameState, Outcome, deprecated
+from .errors import IllegalMoveError, ParseError, RecordError
 
 __all__ = [
     "GameRecord",
@@ -466,7 +467,7 @@ class GameRecord:
         .. deprecated:: 0.2.0
            Write ``str(record)``; :func:`~crapette.parse_record` reads it.
         """
-        _deprecated("GameRecord.to_text()", "str(record)")
+        deprecated("GameRecord.to_text()", "str(record)")
         return str(self)
 
     @classmethod
@@ -476,7 +477,7 @@ class GameRecord:
         .. deprecated:: 0.2.0
            Use :func:`~crapette.parse_record`.
         """
-        _deprecated("GameRecord.from_text()", "parse_record(text)")
+        deprecated("GameRecord.from_text()", "parse_record(text)")
         return parse_record(text)
 
 

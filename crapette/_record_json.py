@@ -8,11 +8,11 @@ import operator
 import re
 from typing import TYPE_CHECKING, Any
 
-from ._errors import InvalidRulesError, ParseError, RecordError
 from ._moves import parse_move
 from ._position import parse_position, to_position
 from ._record_format import MAX_RECORD_MOVES, RECORD_FORMAT_VERSION
 from ._rules import parse_rules
+from .errors import InvalidRulesError, ParseError, RecordError
 
 if TYPE_CHECKING:
     from ._record import GameRecord

@@ -5,11 +5,17 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from ._errors import InvalidRulesError, ParseError, RecordError
 from ._moves import Move, parse_move
 from ._position import parse_position, to_position
-from ._record_format import MAX_RECORD_MOVES, MAX_TAGS, RESERVED, RESERVED_LOWER, RESULTS
+from ._record_format import (
+    MAX_RECORD_MOVES,
+    MAX_TAGS,
+    RESERVED,
+    RESERVED_LOWER,
+    RESULTS,
+)
 from ._rules import parse_rules
+from .errors import InvalidRulesError, ParseError, RecordError
 
 if TYPE_CHECKING:
     from ._record import GameRecord

@@ -20,44 +20,43 @@ from typing import TextIO
 from xml.sax.saxutils import escape
 
 from ._cards import Rank, Suit
-from ._errors import brief
+from ._messages import brief
 from ._moves import Move
 from ._rules import RuleSet
 from ._seen import Table
 from ._state import ALL_PILES, GameState
-from ._view import PublicView
 from ._svg_draw import (
-    _ascii,
-    _BADGE_T,
-    _check_move,
-    _check_perspective,
-    _Cmd,
-    _counts,
-    _draw_pile,
-    _FACE_T,
-    _FAN,
-    _FAN_ROOM,
-    _felt,
-    _header,
-    _header_static,
-    _HEIGHT,
-    _labels,
-    _Layout,
-    _marks,
-    _pile_parts,
-    _pile_text,
-    _plate,
-    _plate_key,
-    _RANK_STYLE,
-    _shown,
-    _status,
-    _SUIT_INK,
-    _svg_open,
-    _TEMPLATES,
-    _WIDTH,
+    BADGE_T,
     DECK_COLOURS,
+    FACE_T,
+    FAN,
+    FAN_ROOM,
+    HEIGHT,
+    RANK_STYLE,
+    SUIT_INK,
+    TEMPLATES,
+    WIDTH,
+    Cmd,
+    Layout,
+    ascii_text,
+    check_move,
+    check_perspective,
+    count_badges,
+    draw_pile,
+    felt,
+    header,
+    header_static,
+    labels,
+    move_marks,
+    pile_parts,
+    pile_text,
+    plate,
+    plate_key,
+    seen_piles,
+    status_text,
+    svg_open,
 )
-
+from ._view import PublicView
 
 # HTML ------------------------------------------------------------------------
 
@@ -76,11 +75,11 @@ def _json(value: object) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def _page_table(layout: _Layout, rules: RuleSet) -> dict[str, object]:
+def _page_table(layout: Layout, rules: RuleSet) -> dict[str, object]:
     """What the page's script needs to draw any position: templates, piles, name plates."""
     piles = []
     for pile in ALL_PILES:
-        parts = _pile_parts(layout, pile)
+        parts = pile_parts(layout, pile)
         x, y = layout.slot[pile]
         piles.append({
             "name": str(pile), "kind": pile.kind.value, "x": x, "y": y, "fan": layout.fan.get(pile, 0),
@@ -88,23 +87,23 @@ def _page_table(layout: _Layout, rules: RuleSet) -> dict[str, object]:
             "back": parts.back,
         })
     return {
-        "templates": [[t.text, t.fields] for t in _TEMPLATES],
-        "face": _TEMPLATE_INDEX[_FACE_T],
-        "badge": _TEMPLATE_INDEX[_BADGE_T],
-        "ranks": {rank.symbol: _RANK_STYLE[rank] for rank in Rank},
-        "suits": {suit.value: (suit.symbol, _SUIT_INK[suit.colour]) for suit in Suit},
+        "templates": [[t.text, t.fields] for t in TEMPLATES],
+        "face": _TEMPLATE_INDEX[FACE_T],
+        "badge": _TEMPLATE_INDEX[BADGE_T],
+        "ranks": {rank.symbol: RANK_STYLE[rank] for rank in Rank},
+        "suits": {suit.value: (suit.symbol, SUIT_INK[suit.colour]) for suit in Suit},
         "bands": DECK_COLOURS,
-        "fan": _FAN,
-        "fanRoom": _FAN_ROOM,
+        "fan": FAN,
+        "fanRoom": FAN_ROOM,
         "keyframe": _KEYFRAME,
         "piles": piles,
         "counted": [pile.id for pile in ALL_PILES[16:]],
-        "plates": [[_plate(layout, player, key) for key in range(12)] for player in (0, 1)],
+        "plates": [[plate(layout, player, key) for key in range(12)] for player in (0, 1)],
     }
 
 
 def _caption(state: Table) -> str:
-    return str(state.outcome) if state.outcome is not None else _status(state)
+    return str(state.outcome) if state.outcome is not None else status_text(state)
 
 
 class _Steps:
@@ -156,7 +155,7 @@ class _Steps:
 
     def _move(self, i: int) -> Move | None:
         move = next(self.moves, None)
-        return None if move is None else _check_move(move, f"moves[{i}]")
+        return None if move is None else check_move(move, f"moves[{i}]")
 
     def _note(self, i: int, move: Move | None) -> str | None:
         if self.notes is None or move is None:
@@ -226,19 +225,19 @@ def write_html(
     .. versionchanged:: 0.3.0
        The states may be public views.
     """
-    perspective = _check_perspective(perspective)
+    perspective = check_perspective(perspective)
     if not isinstance(title, str):
         raise TypeError(f"title must be a str, got {type(title).__name__}")
     if not callable(getattr(out, "write", None)):
         raise TypeError(f"out must be a text stream with a write() method, got {type(out).__name__}")
     steps = iter(_Steps(states, moves, notes))
     first, move, note = next(steps)
-    layout = _Layout(perspective)
+    layout = Layout(perspective)
     rules = first.rules
     rules_name = rules.preset_name or "custom"
-    shown = _shown(first)
+    shown = seen_piles(first)
     write = out.write
-    write(_ascii("\n".join([
+    write(ascii_text("\n".join([
         "<!DOCTYPE html>",
         '<html xmlns="http://www.w3.org/1999/xhtml" lang="en">',
         '<head><meta charset="utf-8"/>',
@@ -255,18 +254,18 @@ def write_html(
         f'<p class="caption" id="caption">{escape(f"move 1: {move}" if move else _caption(first))}</p>',
         f'<p class="note" id="note"{"" if note else _HIDDEN}>{escape(note or "")}</p>',
         # The table takes the rest of the window, whatever its size (replay.css), drawn from its top left.
-        '<div class="table">' + _svg_open(str(_WIDTH), str(_HEIGHT), ' preserveAspectRatio="xMinYMin meet"'),
+        '<div class="table">' + svg_open(str(WIDTH), str(HEIGHT), ' preserveAspectRatio="xMinYMin meet"'),
         f"<title>crapette table: {escape(rules_name)} rules</title>",
-        _felt(),
-        _header_static(rules_name),
-        '<g id="crapette-header">' + "".join(c.markup() for c in _header(first)) + "</g>",
+        felt(),
+        header_static(rules_name),
+        '<g id="crapette-header">' + "".join(c.markup() for c in header(first)) + "</g>",
         '<g id="crapette-piles">'
-        + "".join(_draw_pile(layout, _pile_parts(layout, p), p, shown[p.id]) for p in ALL_PILES) + "</g>",
+        + "".join(draw_pile(layout, pile_parts(layout, p), p, shown[p.id]) for p in ALL_PILES) + "</g>",
         '<g id="crapette-marks">'
-        + "".join(c.markup() for c in _marks(layout, first, shown, (move,) if move else ())) + "</g>",
-        _labels(layout, rules),
-        '<g id="crapette-counts">' + "".join(c.markup() for c in _counts(layout, shown)) + "</g>",
-        '<g id="crapette-plates">' + "".join(_plate(layout, p, _plate_key(first, p)) for p in (0, 1)) + "</g>",
+        + "".join(c.markup() for c in move_marks(layout, first, shown, (move,) if move else ())) + "</g>",
+        labels(layout, rules),
+        '<g id="crapette-counts">' + "".join(c.markup() for c in count_badges(layout, shown)) + "</g>",
+        '<g id="crapette-plates">' + "".join(plate(layout, p, plate_key(first, p)) for p in (0, 1)) + "</g>",
         "</svg></div>",
         '<noscript><p>The page needs JavaScript to step through the game; it shows the first position.</p></noscript>',
         f'<script type="application/json" id="crapette-table">{_json(_page_table(layout, rules))}</script>',
@@ -277,16 +276,16 @@ def write_html(
     for state, move, note in itertools.chain([(first, move, note)], steps):
         if state.rules is not rules and state.rules != rules:
             raise ValueError(f"the states must all have the same rules: state {count} has other rules")
-        shown = _shown(state)
+        shown = seen_piles(state)
         keyframe = count % _KEYFRAME == 0
         entry: dict[str, object] = {
-            "c": {str(p.id): _pile_text(p, shown[p.id]) for p in ALL_PILES if keyframe or shown[p.id] != previous[p.id]},
-            "g": [_data(cmd) for cmd in _header(state)],
-            "p": [_plate_key(state, 0), _plate_key(state, 1)],
+            "c": {str(p.id): pile_text(p, shown[p.id]) for p in ALL_PILES if keyframe or shown[p.id] != previous[p.id]},
+            "g": [_data(cmd) for cmd in header(state)],
+            "p": [plate_key(state, 0), plate_key(state, 1)],
         }
         if move is not None:
             entry["m"] = str(move)
-            entry["h"] = [_data(cmd) for cmd in _marks(layout, state, shown, (move,))]
+            entry["h"] = [_data(cmd) for cmd in move_marks(layout, state, shown, (move,))]
         else:
             entry["s"] = _caption(state)
         if note:
@@ -298,12 +297,12 @@ def write_html(
     return count
 
 
-def _data(cmd: _Cmd) -> list[object]:
+def _data(cmd: Cmd) -> list[object]:
     """A filled template as the page's data holds it: the template's number, then the values."""
     return [_TEMPLATE_INDEX[cmd.template], *cmd.values]
 
 
-_TEMPLATE_INDEX = {template: i for i, template in enumerate(_TEMPLATES)}
+_TEMPLATE_INDEX = {template: i for i, template in enumerate(TEMPLATES)}
 _HIDDEN = ' style="display: none"'
 
 

@@ -16,10 +16,12 @@ from typing import Any
 
 import attrs
 
-from ._errors import IllegalMoveError, brief
+from ._messages import brief
 from ._outcome import EndReason
 from ._rules import RuleSet
+from .errors import BotError, IllegalBotMoveError, SimulationError
 from .protocol import game_name
+
 
 @attrs.frozen
 class GameResult:
@@ -357,11 +359,11 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     return (max(0.0, centre - spread), min(1.0, centre + spread))
 
 
-def _bot_name(bot: object) -> str:
+def bot_name(bot: object) -> str:
     return repr(bot)
 
 
-def _describe(exc: BaseException) -> str:
+def describe(exc: BaseException) -> str:
     """``Type: message`` of an exception, cut short for a one-line message."""
     return brief(exc, 300)
 
@@ -369,140 +371,7 @@ def _describe(exc: BaseException) -> str:
 # Errors ---------------------------------------------------------------------------------------
 
 
-def _rebuild_error(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> BaseException:
-    error = cls.__new__(cls, *args)
-    error.__dict__.update(state)
-    return error
-
-
-class SimulationError(RuntimeError):
-    """:func:`simulate` stopped before playing every game: a game failed, or the executor lost some.
-
-    :attr:`~SimulationError.report` holds every game that had finished, :attr:`~SimulationError.games` the
-    games that failed. The error's ``__cause__`` is what went wrong (on an
-    executor: the remote traceback, which ends with the original error).
-
-    >>> from crapette.bots import RandomBot
-    >>> class NotABot:  # a game fails when the bots cannot be copied for it
-    ...     def choose(self, state): ...
-    ...     def __deepcopy__(self, memo): raise RuntimeError("no copies")
-    >>> try:
-    ...     simulate("classic", (NotABot(), RandomBot()), games=3)
-    ... except SimulationError as error:
-    ...     print(error)
-    ...     print(error.games, error.report.games)
-    game 0 (deal 0) failed: RuntimeError: no copies
-    (0,) 0
-
-    .. attribute:: report
-       :type: SimulationReport
-
-       The games that had finished when the simulation stopped (fewer than asked), in game order.
-
-    .. attribute:: games
-       :type: tuple[int, ...]
-
-       The numbers of the games that failed.
-
-    .. versionadded:: 0.2.0
-    """
-
-    report: SimulationReport
-    games: tuple[int, ...]
-
-    def __init__(self, message: str, *, report: SimulationReport, games: tuple[int, ...] = ()) -> None:
-        super().__init__(message)
-        self.report = report
-        self.games = games
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # The error travels back from an executor's workers by pickling: keep every attribute.
-        return (_rebuild_error, (type(self), self.args, self.__dict__))
-
-
-class BotError(SimulationError):
-    """A bot failed in game ``game``: its ``choose`` raised (the error's ``__cause__``).
-
-    The message names the bot, the game, its deal and the move;
-    :attr:`~SimulationError.report` holds the games that had finished.
-
-    >>> from crapette.bots import GreedyBot, RandomBot
-    >>> class Sulky:
-    ...     def choose(self, state):
-    ...         if state.move_count > 300:
-    ...             raise RuntimeError("I give up")
-    ...         return RandomBot().choose(state)
-    ...     def __repr__(self):
-    ...         return "Sulky()"
-    >>> try:
-    ...     simulate("classic", (GreedyBot(), Sulky()), games=10)
-    ... except BotError as error:
-    ...     print(error)
-    ...     print(error.bot, error.player, error.game, error.deal, error.move)
-    ...     print(error.report.games, error.report.wins)
-    Sulky() (bot 1, as player 0) failed in game 1 (deal 0) at move 301: RuntimeError: I give up
-    1 0 1 0 301
-    1 (1, 0)
-
-    .. versionadded:: 0.2.0
-    """
-
-    #: The bot's number in ``bots`` (its name is ``report.bots[bot]``).
-    bot: int
-    #: The player it was playing in that game.
-    player: int
-    #: The game's number in the simulation.
-    game: int
-    #: The seed the game was dealt from.
-    deal: int
-    #: The moves played in that game before the failure.
-    move: int
-
-    def __init__(
-        self, message: str, *, report: SimulationReport, bot: int, player: int, game: int, deal: int, move: int
-    ) -> None:
-        super().__init__(message, report=report, games=(game,))
-        self.bot = bot
-        self.player = player
-        self.game = game
-        self.deal = deal
-        self.move = move
-
-
-class IllegalBotMoveError(BotError, IllegalMoveError):
-    """A bot chose a move that the game refused: an illegal move, or something that is not a move.
-
-    It is also an :class:`~crapette.IllegalMoveError`, which :func:`simulate` raised
-    for an illegal move before 0.2.0, so code that catches that still does. Its
-    ``__cause__`` is the error of ``apply_move`` that refused the move (none
-    for a Crapette bot that returned something that is not a
-    :class:`~crapette.Move`).
-
-    .. versionadded:: 0.2.0
-    """
-
-
-class SimulationInterrupted(KeyboardInterrupt):
-    """:func:`simulate` was interrupted (Ctrl-C): :attr:`~SimulationError.report` holds the games that had finished.
-
-    It is a :class:`KeyboardInterrupt`, so code that does not know it stops
-    as before, and ``except Exception`` does not catch it.
-
-    .. versionadded:: 0.2.0
-    """
-
-    #: The games that had finished when the simulation was interrupted, in game order.
-    report: SimulationReport
-
-    def __init__(self, message: str, *, report: SimulationReport) -> None:
-        super().__init__(message)
-        self.report = report
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_error, (type(self), self.args, self.__dict__))
-
-
-class _Failure(Exception):
+class Failure(Exception):
     """A game that failed, on its way to the public error (which needs the report of the games done)."""
 
     def __init__(self, kind: type[SimulationError], message: str, **fields: Any) -> None:
@@ -514,33 +383,33 @@ class _Failure(Exception):
         return self.kind(str(self), report=report, **self.fields)
 
 
-def _bot_failure(
+def bot_failure(
     kind: type[BotError], message: str, seats: tuple[int, ...], player: int, index: int, deal: int, move: int
-) -> _Failure:
-    return _Failure(kind, message, bot=seats[player], player=player, game=index, deal=deal, move=move)
+) -> Failure:
+    return Failure(kind, message, bot=seats[player], player=player, game=index, deal=deal, move=move)
 
 
-def _failed_choice(
+def failed_choice(
     bot: object, seats: tuple[int, ...], player: int, index: int, deal: int, move: int, exc: Exception
-) -> _Failure:
+) -> Failure:
     message = (
         f"{brief(bot)} (bot {seats[player]}, as player {player}) failed in game {index} "
-        f"(deal {deal}) at move {move}: {_describe(exc)}"
+        f"(deal {deal}) at move {move}: {describe(exc)}"
     )
-    return _bot_failure(BotError, message, seats, player, index, deal, move)
+    return bot_failure(BotError, message, seats, player, index, deal, move)
 
 
-def _illegal(
+def illegal(
     bot: object, seats: tuple[int, ...], player: int, index: int, deal: int, move: int, exc: Exception
-) -> _Failure:
+) -> Failure:
     message = (
         f"{brief(bot)} as player {player} chose an illegal move in game {index} "
         f"(deal {deal}) at move {move}: {exc}"
     )
-    return _bot_failure(IllegalBotMoveError, message, seats, player, index, deal, move)
+    return bot_failure(IllegalBotMoveError, message, seats, player, index, deal, move)
 
 
-def _points(outcome: Any, seats: tuple[int, ...]) -> tuple[int, ...] | None:
+def seat_points(outcome: Any, seats: tuple[int, ...]) -> tuple[int, ...] | None:
     scores = outcome.scores
     if scores is None:
         return None
@@ -556,20 +425,20 @@ def _shared(points: tuple[int, ...]) -> tuple[int, ...]:
     return points
 
 
-def _report(
+def make_report(
     game: Any,
     bots: Sequence[object],
     seed: int,
     max_moves: int,
     results: Iterable[GameResult],
 ) -> SimulationReport:
-    names = tuple(_bot_name(bot) for bot in bots)
+    names = tuple(bot_name(bot) for bot in bots)
     rules = getattr(game, "rules", None)
     if isinstance(rules, RuleSet) and game_name(game) == "crapette":
         return SimulationReport(rules, names, seed, max_moves, tuple(results))
     return SimulationReport(None, names, seed, max_moves, tuple(results), game_name(game))
 
 
-for _public in (GameResult, SimulationReport, SimulationError, BotError, IllegalBotMoveError, SimulationInterrupted):
+for _public in (GameResult, SimulationReport):
     _public.__module__ = "crapette.simulation"
 wilson_interval.__module__ = "crapette.simulation"

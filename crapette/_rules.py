@@ -9,8 +9,20 @@ from typing import Any, ClassVar
 
 import attrs
 
-from ._errors import InvalidRulesError, ParseError, RulePartError, brief, repr_pretty
-from ._options import Choice, Count, Flag, Limit, Option, OptionalPart, Part, Parts, Subset, option
+from ._hooks import probe_scoring
+from ._messages import brief, repr_pretty
+from ._options import (
+    Choice,
+    Count,
+    Flag,
+    Limit,
+    Option,
+    OptionalPart,
+    Part,
+    Parts,
+    Subset,
+    option,
+)
 from ._parts import (
     BUILT_IN_ENDINGS,
     Blocked,
@@ -24,7 +36,7 @@ from ._parts import (
     accepted_masks,
     is_built_in,
 )
-from ._hooks import probe_play, probe_scoring
+from .errors import InvalidRulesError, ParseError, RulePartError
 
 __all__ = [
     "Build",
@@ -203,13 +215,10 @@ class RuleSet:
                 "stack_moves needs a tableau that builds down in alternating colours: "
                 "set own_tableau_build or opponent_tableau_build to 'down-alternating'"
             )
-        # Parts of one's own are probed now, so that a broken hook is refused here, not in play.
+        # A scoring of one's own is probed now, so that a broken hook is refused here, not in play
+        # (the engine tries a first-player rule or an ending of one's own the first time it plays them).
         if self.scoring is not None and not is_built_in(self.scoring):
             probe_scoring(self.scoring)
-        if not is_built_in(self.first_player) or any(not is_built_in(e) for e in self.endings):
-            # attrs sets the hash cache only after this method; the probe's games need the hash now.
-            object.__setattr__(self, "_attrs_cached_hash", None)
-            probe_play(self)
 
     @classmethod
     def options(cls) -> tuple[Option, ...]:

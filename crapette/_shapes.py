@@ -19,12 +19,12 @@ import functools
 from typing import Any
 
 from ._cards import Card
-from ._moves import Move, MoveStack, Play
+from ._moves import MoveStack
 from ._parts import Build
 from ._rules import RuleSet, TableauSources
-from ._state import F0, R0, T0, GameState
+from ._state import F0, T0, GameState
 
-__all__ = ["Run", "Shapes", "pile_groups", "run_keys", "shapes", "shuttles"]
+__all__ = ["Run", "Shapes", "pile_groups", "run_keys", "shapes"]
 
 Piles = tuple[tuple[Card, ...], ...]
 
@@ -134,14 +134,6 @@ def shapes(rules: RuleSet) -> Shapes:
             _SHAPES.clear()
         found = _SHAPES[rules] = Shapes(rules)
     return found
-
-
-def shuttles(move: Move) -> bool:
-    """True for a move between two tableau piles: the only kind that can recreate a position in a turn."""
-    cls = type(move)
-    if cls is MoveStack:
-        return True
-    return cls is Play and T0 <= move.target.id < R0 and T0 <= move.source.id < R0  # type: ignore[attr-defined]
 
 
 def run_keys(state: GameState) -> Run:

@@ -9,11 +9,12 @@ from typing import Any, Union, cast
 import attrs
 
 from ._cards import ALL_CARDS, Card, parse_card
-from ._errors import InvalidRulesError, InvalidStateError, ParseError, brief, repr_pretty
-from ._outcome import MAX_NUMBER, EndReason, Outcome, check_number
+from ._messages import brief, repr_pretty
 from ._moves import Move
+from ._outcome import MAX_NUMBER, EndReason, Outcome, check_number
 from ._piles import ALL_PILES, F0, H0, NUM_PILES, R0, T0, W0, Pile, PileKind, parse_pile
 from ._rules import LoadTarget, RuleSet, to_rules
+from .errors import InvalidRulesError, InvalidStateError, ParseError
 
 __all__ = [
     "ALL_PILES",
@@ -375,7 +376,7 @@ class GameState(_EngineSlot):
         .. deprecated:: 0.2.0
            Write ``str(state)``; :func:`~crapette.parse_position` reads it.
         """
-        _deprecated("GameState.to_position()", "str(state)")
+        deprecated("GameState.to_position()", "str(state)")
         return str(self)
 
     @classmethod
@@ -387,7 +388,7 @@ class GameState(_EngineSlot):
         """
         from ._position import parse_position
 
-        _deprecated("GameState.from_position()", "parse_position(text)")
+        deprecated("GameState.from_position()", "parse_position(text)")
         return parse_position(text)
 
     # Derived views -----------------------------------------------------------
@@ -563,7 +564,7 @@ def _raw_state(*args: Any) -> GameState:
 _restore = _raw_state
 
 
-def _deprecated(old: str, new: str) -> None:
+def deprecated(old: str, new: str) -> None:
     import warnings
 
     warnings.warn(f"{old} is deprecated since 0.2.0: use {new}", DeprecationWarning, stacklevel=3)

@@ -8,32 +8,31 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 from xml.sax.saxutils import escape
 
-from ._errors import brief
 from ._cards import Card, Colour, Rank
+from ._messages import brief
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._rules import RuleSet, TableauSources
 from ._seen import Shown, Table, check_table
 from ._seen import shown as shown_piles
 from ._state import ALL_PILES, Pile, PileKind
 
-
 # Geometry (user units; ``size`` scales the whole picture).
 CARD_W = 60
 CARD_H = 84
 _RADIUS = 5
-_FAN = 20  # offset between fanned tableau cards: enough to show rank and suit
-_FAN_ROOM = 11 * _FAN  # the fan squeezes its cards together beyond 12 cards
+FAN = 20  # offset between fanned tableau cards: enough to show rank and suit
+FAN_ROOM = 11 * FAN  # the fan squeezes its cards together beyond 12 cards
 _MARGIN = 16
 _GAP = 24  # between a tableau pile's first card and the foundations
-_WIDTH = 2 * (_MARGIN + _FAN_ROOM + CARD_W + _GAP) + 2 * CARD_W + 16
+WIDTH = 2 * (_MARGIN + FAN_ROOM + CARD_W + _GAP) + 2 * CARD_W + 16
 _HEADER = 30
 _LABEL = 16  # room for a pile's label above it
 _ROW = _LABEL + CARD_H + 8
 _TOP_ROW_Y = _HEADER + _LABEL
 _TABLEAU_Y = _HEADER + _ROW + 10 + _LABEL
 _BOTTOM_ROW_Y = _TABLEAU_Y + 4 * _ROW + 2
-_HEIGHT = _BOTTOM_ROW_Y + CARD_H + 22
-_CX = _WIDTH // 2
+HEIGHT = _BOTTOM_ROW_Y + CARD_H + 22
+_CX = WIDTH // 2
 _INDEX_W, _INDEX_H = 16, 31  # a card's corner index (rank over suit), at x 10 and 50, y 4
 
 # Colours.
@@ -44,14 +43,14 @@ _DIM = "#a9cdb4"
 _FACE = "#fffdf7"
 _EDGE = "#5b5b5b"
 _RIM = "#1b1b1b"
-_SUIT_INK = {Colour.RED: "#c8102e", Colour.BLACK: "#1b1b1b"}
+SUIT_INK = {Colour.RED: "#c8102e", Colour.BLACK: "#1b1b1b"}
 #: The back of each deck: player 0's cards are blue, player 1's red.
 DECK_COLOURS = ("#2356a8", "#a8232f")
 _MARK = "#ffc233"  # turn marker, highlights and arrows
 _FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 
-def _n(value: float) -> str:
+def coordinate(value: float) -> str:
     """A coordinate, written the same way on every platform."""
     text = f"{value:.1f}"
     return text[:-2] if text.endswith(".0") else text
@@ -71,11 +70,11 @@ class _Template:
         self.text = text
         self.fields = tuple(dict.fromkeys(re.findall(r"\{(\w+)\}", text)))
 
-    def __call__(self, **values: str) -> _Cmd:
-        return _Cmd(self, tuple(values[name] for name in self.fields))
+    def __call__(self, **values: str) -> Cmd:
+        return Cmd(self, tuple(values[name] for name in self.fields))
 
 
-class _Cmd(NamedTuple):
+class Cmd(NamedTuple):
     """One filled template: what to draw, in a form for SVG text or for the page's data."""
 
     template: _Template
@@ -95,7 +94,7 @@ def _corner(cx: str) -> str:
 
 
 _CARD_RECT = f'width="{CARD_W}" height="{CARD_H}" rx="{_RADIUS}"'
-_FACE_T = _Template(
+FACE_T = _Template(
     '<g class="card" data-card="{card}" data-pile="{pile}" transform="translate({x} {y})">'
     f'<title>{{card}}</title><rect {_CARD_RECT} fill="{_FACE}" stroke="{_EDGE}"/>'
     # The deck shows as a band in its back colour along the bottom edge.
@@ -125,7 +124,7 @@ _BACK_T = _Template(
     'stroke-opacity="0.55" stroke-width="1"/>'
     f'<g fill="#ffffff" fill-opacity="0.22" stroke="#ffffff" stroke-opacity="0.5" stroke-width="1">{_DIAMONDS}</g></g>'
 )
-_BADGE_T = _Template(
+BADGE_T = _Template(
     '<g class="count" data-pile="{pile}" transform="translate({x} {y})">'
     f'<rect x="{CARD_W // 2 - 14}" y="{CARD_H - 6}" width="28" height="16" rx="8" fill="#111111" '
     'fill-opacity="0.82" stroke="#ffffff" stroke-width="1"/>'
@@ -166,28 +165,28 @@ _OUTCOME_T = _Template(
     'text-anchor="middle">{text}</text></g>'
 )
 _MOVE_NO_T = _Template(
-    f'<text x="{_WIDTH - _MARGIN}" y="{_HEAD_Y}" fill="{_INK}" font-size="13" text-anchor="end">move {{n}}</text>'
+    f'<text x="{WIDTH - _MARGIN}" y="{_HEAD_Y}" fill="{_INK}" font-size="13" text-anchor="end">move {{n}}</text>'
 )
-_TEMPLATES = (
-    _FACE_T, _INDEX_T, _DEPTH_T, _EMPTY_T, _BACK_T, _BADGE_T, _OUTLINE_T, _ARROW_T, _NOTE_T,
+TEMPLATES = (
+    FACE_T, _INDEX_T, _DEPTH_T, _EMPTY_T, _BACK_T, BADGE_T, _OUTLINE_T, _ARROW_T, _NOTE_T,
     _STATUS_T, _OUTCOME_T, _MOVE_NO_T,
 )
 
 
-def _face(card: Card, x: float, y: float, pile: Pile) -> _Cmd:
-    rank, size, spacing = _RANK_STYLE[card.rank]
-    return _FACE_T(card=str(card), pile=str(pile), x=_n(x), y=_n(y), band=DECK_COLOURS[card.deck],
-                   ink=_SUIT_INK[card.colour], size=size, spacing=spacing, rank=rank, suit=card.suit.symbol)
+def _face(card: Card, x: float, y: float, pile: Pile) -> Cmd:
+    rank, size, spacing = RANK_STYLE[card.rank]
+    return FACE_T(card=str(card), pile=str(pile), x=coordinate(x), y=coordinate(y), band=DECK_COLOURS[card.deck],
+                   ink=SUIT_INK[card.colour], size=size, spacing=spacing, rank=rank, suit=card.suit.symbol)
 
 
 #: Per rank: its text in the corners, font size and letter spacing (the 10 is squeezed).
-_RANK_STYLE = {r: ("10", "12", "-1") if r == 10 else (r.symbol, "14", "0") for r in Rank}
+RANK_STYLE = {r: ("10", "12", "-1") if r == 10 else (r.symbol, "14", "0") for r in Rank}
 
 
 # Layout ----------------------------------------------------------------------
 
 
-class _Layout:
+class Layout:
     """Where every pile lies for one perspective.
 
     The table is seen from the player at the bottom: the foundations in two
@@ -199,8 +198,8 @@ class _Layout:
     def __init__(self, perspective: int) -> None:
         self.perspective = perspective
         bottom, top = perspective, 1 - perspective
-        left_tableau_x = _MARGIN + _FAN_ROOM
-        right_tableau_x = _WIDTH - _MARGIN - _FAN_ROOM - CARD_W
+        left_tableau_x = _MARGIN + FAN_ROOM
+        right_tableau_x = WIDTH - _MARGIN - FAN_ROOM - CARD_W
         left_found_x = _CX - 8 - CARD_W
         right_found_x = _CX + 8
         self.slot: dict[Pile, tuple[int, int]] = {}
@@ -225,7 +224,7 @@ class _Layout:
     def fan_step(self, count: int) -> float:
         if count <= 1:
             return 0.0
-        return float(min(_FAN, _FAN_ROOM / (count - 1)))
+        return float(min(FAN, FAN_ROOM / (count - 1)))
 
     def card_x(self, pile: Pile, position: int, count: int) -> float:
         """The x of the card at ``position`` (0 = bottom) of a pile of ``count`` cards."""
@@ -264,12 +263,12 @@ class _Layout:
 _Shown = Shown
 
 
-def _shown(table: Table) -> list[_Shown]:
+def seen_piles(table: Table) -> list[_Shown]:
     """What a player sees of each pile, in :data:`ALL_PILES` order."""
     return shown_piles(table)
 
 
-def _pile_text(pile: Pile, shown: _Shown) -> str:
+def pile_text(pile: Pile, shown: _Shown) -> str:
     """A pile as the page's data holds it: a tableau pile's cards, any other pile's count and top card."""
     count, cards = shown
     if pile.kind is PileKind.TABLEAU:
@@ -291,21 +290,21 @@ class _PileParts(NamedTuple):
     back: str
 
 
-def _pile_parts(layout: _Layout, pile: Pile) -> _PileParts:
+def pile_parts(layout: Layout, pile: Pile) -> _PileParts:
     x, y = layout.slot[pile]
     grouped = pile.kind is not PileKind.FOUNDATION
     before = f'<g class="pile" data-pile="{pile}">' if grouped else ""
     colour = DECK_COLOURS[pile.index] if pile.kind in (PileKind.RESERVE, PileKind.HAND) else _FACE
     depth = [""]
     for count in (1, 2):  # the edges of the cards under the top card, so a pile looks thick
-        depth.append("".join(_DEPTH_T(x=_n(x + 2 * i), y=_n(y + 2 * i), colour=colour).markup()
+        depth.append("".join(_DEPTH_T(x=coordinate(x + 2 * i), y=coordinate(y + 2 * i), colour=colour).markup()
                              for i in range(count, 0, -1)))
-    back = _BACK_T(pile=str(pile), x=_n(x), y=_n(y), colour=colour).markup() if pile.kind is PileKind.HAND else ""
-    return _PileParts(before, "</g>" if grouped else "", _EMPTY_T(x=_n(x), y=_n(y)).markup(),
+    back = _BACK_T(pile=str(pile), x=coordinate(x), y=coordinate(y), colour=colour).markup() if pile.kind is PileKind.HAND else ""
+    return _PileParts(before, "</g>" if grouped else "", _EMPTY_T(x=coordinate(x), y=coordinate(y)).markup(),
                       (depth[0], depth[1], depth[2]), back)
 
 
-def _draw_pile(layout: _Layout, parts: _PileParts, pile: Pile, shown: _Shown) -> str:
+def draw_pile(layout: Layout, parts: _PileParts, pile: Pile, shown: _Shown) -> str:
     count, cards = shown
     out = [parts.before]
     if count == 0:
@@ -321,11 +320,11 @@ def _draw_pile(layout: _Layout, parts: _PileParts, pile: Pile, shown: _Shown) ->
     return "".join(out)
 
 
-def _counts(layout: _Layout, shown: Sequence[_Shown]) -> list[_Cmd]:
+def count_badges(layout: Layout, shown: Sequence[_Shown]) -> list[Cmd]:
     cmds = []
     for pile in ALL_PILES[16:]:  # the reserves, hands and wastes
         x, y = layout.slot[pile]
-        cmds.append(_BADGE_T(pile=str(pile), x=_n(x), y=_n(y), count=str(shown[pile.id][0])))
+        cmds.append(BADGE_T(pile=str(pile), x=coordinate(x), y=coordinate(y), count=str(shown[pile.id][0])))
     return cmds
 
 
@@ -334,13 +333,13 @@ def _label(x: float, y: float, text: str, anchor: str = "start") -> str:
     width = 7.4 * len(text) + 4
     left = {"start": x - 2, "middle": x - width / 2, "end": x + 2 - width}[anchor]
     return (
-        f'<g class="label"><rect x="{_n(left)}" y="{_n(y - 14)}" width="{_n(width)}" height="10.5" '
-        f'fill="{_FELT}"/><text x="{_n(x)}" y="{_n(y - 5)}" fill="{_INK}" font-size="11" '
+        f'<g class="label"><rect x="{coordinate(left)}" y="{coordinate(y - 14)}" width="{coordinate(width)}" height="10.5" '
+        f'fill="{_FELT}"/><text x="{coordinate(x)}" y="{coordinate(y - 5)}" fill="{_INK}" font-size="11" '
         f'font-weight="bold" text-anchor="{anchor}">{escape(text)}</text></g>'
     )
 
 
-def _labels(layout: _Layout, rules: RuleSet) -> str:
+def labels(layout: Layout, rules: RuleSet) -> str:
     """The name of every pile in the move notation, and in the casual game whose tableau piles are whose."""
     out = []
     for pile in ALL_PILES:
@@ -354,7 +353,7 @@ def _labels(layout: _Layout, rules: RuleSet) -> str:
             out.append(_label(label_x, y, str(pile), "end" if left else "start"))
             if _owned(rules):
                 dot_x = label_x - 25 if left else label_x + 25
-                out.append(f'<circle cx="{_n(dot_x)}" cy="{_n(y - 9)}" r="4" fill="{DECK_COLOURS[pile.index // 4]}" '
+                out.append(f'<circle cx="{coordinate(dot_x)}" cy="{coordinate(y - 9)}" r="4" fill="{DECK_COLOURS[pile.index // 4]}" '
                            'stroke="#ffffff" stroke-width="1"/>')
         else:
             out.append(_label(x, y, f"{pile} {pile.kind.name.lower()}"))
@@ -366,23 +365,23 @@ def _owned(rules: RuleSet) -> bool:
     return rules.tableau_sources is TableauSources.OWN or rules.own_tableau_build is not rules.opponent_tableau_build
 
 
-def _status(state: Table) -> str:
+def status_text(state: Table) -> str:
     if state.outcome is not None:
         return "game over"
     return f"player {state.current_player} to move"
 
 
-def _header(state: Table) -> list[_Cmd]:
+def header(state: Table) -> list[Cmd]:
     if state.outcome is None:
-        status = _STATUS_T(text=_status(state))
+        status = _STATUS_T(text=status_text(state))
     else:
         text = f"Game over: {state.outcome}"
         half = min(200, 12 + 4 * len(text))
-        status = _OUTCOME_T(x=_n(_CX - half), w=_n(2 * half), text=text)
+        status = _OUTCOME_T(x=coordinate(_CX - half), w=coordinate(2 * half), text=text)
     return [status, _MOVE_NO_T(n=str(state.move_count))]
 
 
-def _header_static(rules_name: str) -> str:
+def header_static(rules_name: str) -> str:
     return (
         f'<text x="{_MARGIN}" y="{_HEAD_Y}" fill="{_INK}" font-size="13" font-weight="bold">'
         f"crapette \u00b7 {escape(rules_name)} rules</text>"
@@ -394,7 +393,7 @@ _PLAIN, _TO_MOVE, _WINNER = 0, 1, 2
 _EXHAUSTED, _DRAWN = 1, 2  # flags
 
 
-def _plate_key(state: Table, player: int) -> int:
+def plate_key(state: Table, player: int) -> int:
     if state.outcome is None:
         mode = _TO_MOVE if state.current_player == player else _PLAIN
     else:
@@ -405,30 +404,30 @@ def _plate_key(state: Table, player: int) -> int:
     return 4 * mode + flags
 
 
-def _plate(layout: _Layout, player: int, key: int) -> str:
+def plate(layout: Layout, player: int, key: int) -> str:
     mode, flags = divmod(key, 4)
     _, y = layout.slot[Pile.reserve(player)]
     x = _MARGIN + 8
     cy = y + CARD_H / 2
     out = [f'<g class="player" data-player="{player}">']
     if mode != _PLAIN:
-        out.append(f'<rect x="{_n(x - 8)}" y="{_n(cy - 17)}" width="190" height="34" rx="17" fill="{_MARK}"/>')
+        out.append(f'<rect x="{coordinate(x - 8)}" y="{coordinate(cy - 17)}" width="190" height="34" rx="17" fill="{_MARK}"/>')
     if mode == _TO_MOVE:
-        out.append(f'<path d="M{_n(x + 2)} {_n(cy - 7)} L{_n(x + 14)} {_n(cy)} L{_n(x + 2)} {_n(cy + 7)} Z" '
+        out.append(f'<path d="M{coordinate(x + 2)} {coordinate(cy - 7)} L{coordinate(x + 14)} {coordinate(cy)} L{coordinate(x + 2)} {coordinate(cy + 7)} Z" '
                    'fill="#1b1b1b"/>')
     ink = "#1b1b1b" if mode != _PLAIN else _INK
-    out.append(f'<circle cx="{_n(x + 28)}" cy="{_n(cy)}" r="7" fill="{DECK_COLOURS[player]}" '
+    out.append(f'<circle cx="{coordinate(x + 28)}" cy="{coordinate(cy)}" r="7" fill="{DECK_COLOURS[player]}" '
                'stroke="#ffffff" stroke-width="1.5"/>')
-    out.append(f'<text x="{_n(x + 42)}" y="{_n(cy + 6)}" fill="{ink}" font-size="17" font-weight="bold">'
+    out.append(f'<text x="{coordinate(x + 42)}" y="{coordinate(cy + 6)}" fill="{ink}" font-size="17" font-weight="bold">'
                f"Player {player}</text>")
     note = {_TO_MOVE: "to move", _WINNER: "winner"}.get(mode)
     if note:
-        out.append(f'<text x="{_n(x + 128)}" y="{_n(cy + 5)}" fill="{ink}" font-size="12">{note}</text>')
+        out.append(f'<text x="{coordinate(x + 128)}" y="{coordinate(cy + 5)}" fill="{ink}" font-size="12">{note}</text>')
     notes = ["exhausted"] if flags & _EXHAUSTED else []
     if flags & _DRAWN:
         notes.append(f"W{player} top was drawn this turn")
     for i, text in enumerate(notes):
-        out.append(f'<text x="{_n(x)}" y="{_n(cy + 32 + 14 * i)}" fill="{_INK}" font-size="11" '
+        out.append(f'<text x="{coordinate(x)}" y="{coordinate(cy + 32 + 14 * i)}" fill="{_INK}" font-size="11" '
                    f'font-style="italic">{text}</text>')
     out.append("</g>")
     return "".join(out)
@@ -462,16 +461,16 @@ class _Arrow(NamedTuple):
 
     def path(self) -> str:
         (sx, sy), (cx, cy), (ex, ey) = self.start, self.control, self.end
-        return f"M{_n(sx)} {_n(sy)} Q{_n(cx)} {_n(cy)} {_n(ex)} {_n(ey)}"
+        return f"M{coordinate(sx)} {coordinate(sy)} Q{coordinate(cx)} {coordinate(cy)} {coordinate(ex)} {coordinate(ey)}"
 
     def head_path(self) -> str:
         (tx, ty), (ax, ay), (bx, by) = self.head
-        return f"M{_n(tx)} {_n(ty)} L{_n(ax)} {_n(ay)} L{_n(bx)} {_n(by)} Z"
+        return f"M{coordinate(tx)} {coordinate(ty)} L{coordinate(ax)} {coordinate(ay)} L{coordinate(bx)} {coordinate(by)} Z"
 
-    def cmd(self) -> _Cmd:
-        return _ARROW_T(move=str(self.move), rim=_n(_RIM_W * self.scale), shaft=self.path(),
-                        width=_n(_SHAFT * self.scale), head=self.head_path(), sx=_n(self.start[0]),
-                        sy=_n(self.start[1]), r=_n(_TAIL * self.scale))
+    def cmd(self) -> Cmd:
+        return _ARROW_T(move=str(self.move), rim=coordinate(_RIM_W * self.scale), shaft=self.path(),
+                        width=coordinate(_SHAFT * self.scale), head=self.head_path(), sx=coordinate(self.start[0]),
+                        sy=coordinate(self.start[1]), r=coordinate(_TAIL * self.scale))
 
     def segments(self) -> list[tuple[Point, Point]]:
         """The arrow as straight pieces: the curve in short steps, and the sides of the head."""
@@ -489,7 +488,7 @@ class _Route(NamedTuple):
     box: Box  # the room of the target pile, where the arrow stops
 
 
-def _routes(layout: _Layout, state: Table, shown: Sequence[_Shown], moves: Sequence[Move]) -> list[_Route]:
+def _routes(layout: Layout, state: Table, shown: Sequence[_Shown], moves: Sequence[Move]) -> list[_Route]:
     routes = []
     for move in moves:
         if isinstance(move, (Play, MoveStack)):
@@ -510,7 +509,7 @@ def _routes(layout: _Layout, state: Table, shown: Sequence[_Shown], moves: Seque
 
 
 def _arrows(
-    layout: _Layout, state: Table, shown: Sequence[_Shown], moves: Sequence[Move], corners: Sequence[_Corner]
+    layout: Layout, state: Table, shown: Sequence[_Shown], moves: Sequence[Move], corners: Sequence[_Corner]
 ) -> list[_Arrow]:
     """Curved arrows, each distinct from the others: see docs/pictures.rst, "Arrows"."""
     routes = _routes(layout, state, shown, moves)
@@ -584,7 +583,7 @@ def _curve(
         for a, b, c in _SAMPLES:
             px = a * start[0] + b * control[0] + c * aim[0]
             py = a * start[1] + b * control[1] + c * aim[1]
-            if not (0 < px < _WIDTH and 0 < py < _HEIGHT):
+            if not (0 < px < WIDTH and 0 < py < HEIGHT):
                 over += 100
             for x0, y0, x1, y1 in others:
                 if x0 <= px <= x1 and y0 <= py <= y1:
@@ -694,7 +693,7 @@ class _Corner(NamedTuple):
         return x0, y0, x0 + _INDEX_W + 2 * margin, y0 + _INDEX_H + 2 * margin
 
 
-def _corners(layout: _Layout, shown: Sequence[_Shown]) -> list[_Corner]:
+def _corners(layout: Layout, shown: Sequence[_Shown]) -> list[_Corner]:
     """Every corner index that shows: both of a top card, one of a fanned card if the fan leaves room."""
     corners = []
     for pile in ALL_PILES:
@@ -711,7 +710,7 @@ def _corners(layout: _Layout, shown: Sequence[_Shown]) -> list[_Corner]:
     return corners
 
 
-def _indexes(corners: Sequence[_Corner], arrows: Sequence[_Arrow]) -> list[_Cmd]:
+def _indexes(corners: Sequence[_Corner], arrows: Sequence[_Arrow]) -> list[Cmd]:
     """The corner indices that an arrow crosses, to draw again over the arrows."""
     if not arrows:
         return []
@@ -728,18 +727,18 @@ def _indexes(corners: Sequence[_Corner], arrows: Sequence[_Arrow]) -> list[_Cmd]
         if any(p[2] <= x1 and p[4] >= x0 and p[3] <= y1 and p[5] >= y0 and _crosses(p[0], p[1], box)
                for p in pieces):
             card = corner.card
-            rank, size, spacing = _RANK_STYLE[card.rank]
-            cmds.append(_INDEX_T(x=_n(corner.x), y=_n(corner.y), left=str(corner.cx - _INDEX_W // 2),
-                                 ink=_SUIT_INK[card.colour], cx=str(corner.cx), size=size, spacing=spacing,
+            rank, size, spacing = RANK_STYLE[card.rank]
+            cmds.append(_INDEX_T(x=coordinate(corner.x), y=coordinate(corner.y), left=str(corner.cx - _INDEX_W // 2),
+                                 ink=SUIT_INK[card.colour], cx=str(corner.cx), size=size, spacing=spacing,
                                  rank=rank, suit=card.suit.symbol))
     return cmds
 
 
-def _marks(layout: _Layout, state: Table, shown: Sequence[_Shown], moves: Sequence[Move]) -> list[_Cmd]:
+def move_marks(layout: Layout, state: Table, shown: Sequence[_Shown], moves: Sequence[Move]) -> list[Cmd]:
     """The highlights of ``moves``: outlines, arrows, the corners they cross, and End turn or Pass."""
     if not moves:
         return []
-    cmds: list[_Cmd] = []
+    cmds: list[Cmd] = []
     boxes: list[Box] = []
     notes: list[str] = []
     for move in moves:
@@ -755,7 +754,7 @@ def _marks(layout: _Layout, state: Table, shown: Sequence[_Shown], moves: Sequen
             notes.append("pass")
     for box in dict.fromkeys(boxes):
         x, y, w, h = box
-        cmds.append(_OUTLINE_T(x=_n(x - 2), y=_n(y - 2), w=_n(w + 4), h=_n(h + 4)))
+        cmds.append(_OUTLINE_T(x=coordinate(x - 2), y=coordinate(y - 2), w=coordinate(w + 4), h=coordinate(h + 4)))
     corners = _corners(layout, shown)
     arrows = _arrows(layout, state, shown, moves, corners)
     cmds += [arrow.cmd() for arrow in arrows]
@@ -764,12 +763,12 @@ def _marks(layout: _Layout, state: Table, shown: Sequence[_Shown], moves: Sequen
         x, y = layout.slot[Pile.waste(state.current_player)]
         x += CARD_W + 30
         text = " / ".join(notes)
-        cmds.append(_NOTE_T(x=_n(x), y=_n(y + CARD_H / 2 - 13), w=_n(12 + 8 * len(text)), tx=_n(x + 6 + 4 * len(text)),
-                            ty=_n(y + CARD_H / 2 + 5), text=text))
+        cmds.append(_NOTE_T(x=coordinate(x), y=coordinate(y + CARD_H / 2 - 13), w=coordinate(12 + 8 * len(text)), tx=coordinate(x + 6 + 4 * len(text)),
+                            ty=coordinate(y + CARD_H / 2 + 5), text=text))
     return cmds
 
 
-def _card_box(layout: _Layout, shown: Sequence[_Shown], pile: Pile, count: int) -> Box:
+def _card_box(layout: Layout, shown: Sequence[_Shown], pile: Pile, count: int) -> Box:
     """The box around the top ``count`` cards of a pile (or around its empty slot)."""
     size = shown[pile.id][0]
     x, y = layout.slot[pile]
@@ -783,17 +782,17 @@ def _card_box(layout: _Layout, shown: Sequence[_Shown], pile: Pile, count: int) 
 # The picture ---------------------------------------------------------------------
 
 
-def _check_state(state: object) -> Table:
+def check_state(state: object) -> Table:
     return check_table(state, "render()")
 
 
-def _check_perspective(perspective: object) -> int:
+def check_perspective(perspective: object) -> int:
     if isinstance(perspective, bool) or perspective not in (0, 1):
         raise ValueError(f"perspective must be 0 or 1 (the player drawn at the bottom), got {brief(perspective)}")
     return int(perspective)  # type: ignore[call-overload,unused-ignore]
 
 
-def _check_move(move: object, name: str) -> Move:
+def check_move(move: object, name: str) -> Move:
     if not isinstance(move, Move):
         raise TypeError(
             f"{name} is {brief(move)}, not a Move (read text with parse_move(), or pass moves from legal_moves())"
@@ -801,7 +800,7 @@ def _check_move(move: object, name: str) -> Move:
     return move
 
 
-def _check_moves(highlight: object, name: str, *, unique: bool) -> tuple[Move, ...]:
+def check_moves(highlight: object, name: str, *, unique: bool) -> tuple[Move, ...]:
     if isinstance(highlight, Move):
         return (highlight,)
     if isinstance(highlight, (str, bytes)):
@@ -812,13 +811,13 @@ def _check_moves(highlight: object, name: str, *, unique: bool) -> tuple[Move, .
         raise TypeError(f"{name} must be a Move or an iterable of moves, got {type(highlight).__name__}")
     moves: list[Move] = []
     for i, move in enumerate(highlight):
-        _check_move(move, f"{name}[{i}]")
+        check_move(move, f"{name}[{i}]")
         if not unique or move not in moves:
             moves.append(move)
     return tuple(moves)
 
 
-def _check_size(size: object) -> float | None:
+def check_size(size: object) -> float | None:
     if size is None:
         return None
     if isinstance(size, bool) or not isinstance(size, (int, float)):
@@ -828,21 +827,21 @@ def _check_size(size: object) -> float | None:
     return float(size)
 
 
-def _svg_open(w_attr: str, h_attr: str, extra: str = "") -> str:
+def svg_open(w_attr: str, h_attr: str, extra: str = "") -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{w_attr}" '
-        f'height="{h_attr}" viewBox="0 0 {_WIDTH} {_HEIGHT}" '
+        f'height="{h_attr}" viewBox="0 0 {WIDTH} {HEIGHT}" '
         f'font-family="{_FONT}" class="crapette-table"{extra}>'
     )
 
 
-def _felt() -> str:
+def felt() -> str:
     return (
-        f'<rect x="0" y="0" width="{_WIDTH}" height="{_HEIGHT}" rx="10" fill="{_FELT}"/>'
-        f'<rect x="3" y="3" width="{_WIDTH - 6}" height="{_HEIGHT - 6}" rx="8" fill="none" '
+        f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" rx="10" fill="{_FELT}"/>'
+        f'<rect x="3" y="3" width="{WIDTH - 6}" height="{HEIGHT - 6}" rx="8" fill="none" '
         f'stroke="{_FELT_EDGE}" stroke-width="4"/>'
     )
 
 
-def _ascii(text: str) -> str:
+def ascii_text(text: str) -> str:
     return text.encode("ascii", "xmlcharrefreplace").decode("ascii")

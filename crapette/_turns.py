@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from ._engine import apply_move, legal_moves
-from ._errors import brief
+from ._messages import brief
 from ._moves import Draw, Move, MoveStack, Play
 from ._shapes import pile_groups, shapes
 from ._state import H0, R0, T0, GameState
@@ -233,7 +233,7 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
                 target = move.target.id  # type: ignore[attr-defined]
                 if source == res and len(piles[source]) > 1 and reveals(here, move):
                     continue
-                if T0 <= source < R0 and T0 <= target < R0:
+                if move.between_tableau:
                     if last is not None and _undoes(move, last):
                         continue
                     if lone and len(piles[source]) == 1 and not piles[target] and twins[source - T0] >> (target - T0) & 1:

@@ -12,8 +12,9 @@ from ._engine import legal_moves as _legal_moves
 from ._moves import Move
 from ._rules import LoadTarget, RuleSet
 from ._state import H0, R0, W0, GameState, Outcome, get_fields, raw_state
+from .errors import InvalidStateError
 
-__all__ = ["PublicView", "view", "VIEW_FORMAT_VERSION", "rules_to_dict", "determinize"]
+__all__ = ["Dealer", "PublicView", "VIEW_FORMAT_VERSION", "dealer", "determinize", "rules_to_dict", "view"]
 
 #: The version of the layout :meth:`PublicView.to_dict` writes (its ``"version"`` key).
 VIEW_FORMAT_VERSION = 3
@@ -292,7 +293,7 @@ def _unseen(v: PublicView) -> list[Card]:
     return [card for card in ALL_CARDS if card not in seen]
 
 
-class _Dealer:
+class Dealer:
     """Deals the unseen cards of a view into the face-down slots nobody has seen (see :func:`determinize`).
 
     The slots are worked out once per view; each deal is then a few shuffles
@@ -339,7 +340,7 @@ class _Dealer:
         self.reserve_known = (max(0, len(known[0]) - 1), max(0, len(known[1]) - 1))
 
     def deal(self, rng: random.Random | None) -> GameState:
-        """One deal, shuffled by ``rng`` (None: the cards in ascending order); the outcome is left unknown."""
+        """One deal, shuffled by ``rng`` (None: the cards in ascending order), with the view's outcome."""
         v = self.view
         piles = self.base[:]
         rest = self.rest[:]
@@ -366,12 +367,37 @@ class _Dealer:
         piles[R0 + 1] = piles[R0 + 1] + self.tops[1]
         return raw_state(
             v.rules, tuple(piles), v.current_player, v.move_count, v.drawn, v.passes, v.exhausted, v.played, v.counters,
-            self.hand_known, self.reserve_known, v.from_deal, v.turn_moves,
+            self.hand_known, self.reserve_known, v.from_deal, v.turn_moves, v.outcome,
         )
 
 
 def _card_index(card: Card) -> int:
     return card.index
+
+
+_DEALERS: dict[PublicView, Dealer] = {}
+
+
+def dealer(v: PublicView) -> Dealer:
+    """The :class:`Dealer` of ``v``, its first deal checked: every deal of a checked dealer is valid.
+
+    The deals of one view differ only in the order of the unseen cards within
+    slots they may all take, so one valid deal vouches for every other. Kept
+    for the views last asked about, so that the searches and the protocol's
+    ``determinize`` pay the check once per position.
+
+    :raises InvalidStateError: if ``v`` is not a view that a valid state shows.
+    """
+    found = _DEALERS.get(v)
+    if found is None:
+        found = Dealer(v)
+        fields: tuple[Any, ...] = get_fields(found.deal(None))
+        if GameState(*fields).outcome != v.outcome:
+            raise InvalidStateError(f"the view's outcome {v.outcome} is not the outcome of its position")
+        if len(_DEALERS) >= 64:
+            _DEALERS.clear()
+        _DEALERS[v] = found
+    return found
 
 
 def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
@@ -410,6 +436,4 @@ def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     """
     if not isinstance(v, PublicView):
         raise TypeError(f"determinize() expects a PublicView, got {type(v).__name__}")
-    # The public constructor checks the deal (and what it remembers) and works out the outcome.
-    fields: tuple[Any, ...] = get_fields(_Dealer(v).deal(rng))
-    return GameState(*fields)
+    return dealer(v).deal(rng)

@@ -51,14 +51,14 @@ from collections.abc import Callable, Iterator
 
 import attrs
 
-from ._errors import brief
-from ._ismcts import TreeSearchBot
+from ._messages import brief
 from ._moves import Move
-from ._planner import PlanningBot, path_outcomes, segment_paths
 from ._record import GameRecord
 from ._state import GameState
 from ._turns import reveals
 from ._view import view
+from .bots.planner import PlanningBot, path_outcomes, segment_paths
+from .bots.treesearch import TreeSearchBot
 
 __all__ = ["MAX_CANDIDATES", "MISTAKE", "Review", "analyse", "reviews", "segments"]
 

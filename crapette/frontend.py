@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
-from ._errors import IllegalMoveError
 from .bots import RandomBot, SearchBot
+from .errors import IllegalMoveError
 from .protocol import DEFAULT_MAX_MOVES
 from .simulation import simulate
 

@@ -3,7 +3,7 @@
 It plays random games of a game and checks what the protocol promises after
 every move; :class:`~crapette.testing.InvariantViolation` names the broken
 promise and :class:`~crapette.testing.CheckSummary` says what was checked
-(both live here and are public in :mod:`crapette.testing`).
+(public in :mod:`crapette.testing`; the first lives in :mod:`crapette.errors`).
 
 .. versionadded:: 0.3.0
    The module; :func:`check_game` came in 0.2.0, in :mod:`crapette.testing`.
@@ -22,9 +22,8 @@ import attrs
 
 from ._cards import check_seed
 from ._checks import check_int
-from ._errors import IllegalMoveError, brief
-from ._moves import Move
-from ._state import GameState
+from ._messages import brief
+from .errors import IllegalMoveError, InvariantViolation
 from .protocol import check_card_game, game_name
 
 __all__ = ["check_game"]
@@ -32,125 +31,6 @@ __all__ = ["check_game"]
 #: The most moves that are not legal a check may try in each state: a few
 #: milliseconds a state (a larger sample would mostly repeat itself).
 MAX_ILLEGAL_SAMPLES = 1000
-
-
-class InvariantViolation(AssertionError):
-    """An invariant of the game that the engine broke, with what it takes to reproduce it.
-
-    An :class:`AssertionError`, so a test framework reports it as a failed
-    check. The message names the invariant and the first violation found,
-    and gives the position string of the state in which it was found.
-
-    >>> from crapette import new_game
-    >>> error = InvariantViolation(
-    ...     "card-count", "card 5H0 is missing", state=new_game("casual", seed=3), seed=3
-    ... )
-    >>> error.invariant, error.seed, error.position[:15]
-    ('card-count', 3, 'casual 0 0 - F:')
-    >>> print(str(error).splitlines()[0])
-    invariant 'card-count' broken: card 5H0 is missing
-
-    .. attribute:: invariant
-       :type: str
-
-       Which invariant broke: one of the names listed in :mod:`crapette.testing`.
-
-    .. attribute:: detail
-       :type: str
-
-       What exactly was wrong.
-
-    .. attribute:: position
-       :type: str | None
-
-       The position string of the state in which the violation was found
-       (read it back with :func:`~crapette.parse_position`), or None
-       if the state cannot even be written.
-
-    .. attribute:: move
-       :type: crapette.Move | None
-
-       The move that exposed the violation when applied to that state, or None
-       if the state itself is at fault. (Under :func:`check_game`: a move of
-       the game checked.)
-
-    .. attribute:: seed
-       :type: int | None
-
-       The seed of the game (:func:`~crapette.new_game`) in which it was found,
-       if known.
-
-    .. attribute:: moves
-       :type: tuple[crapette.Move, ...]
-
-       The moves played from the deal to the state: ``new_game(rules, seed)``
-       followed by these moves reaches it again.
-
-    .. attribute:: game
-       :type: str | None
-
-       Under :func:`check_game`, the name of the game checked (then
-       ``game.new_game(seed)`` followed by :attr:`moves` reaches the state);
-       else None.
-    """
-
-    invariant: str
-    detail: str
-    position: str | None
-    move: Move | None
-    seed: int | None
-    moves: tuple[Move, ...]
-    game: str | None
-
-    def __init__(
-        self,
-        invariant: str,
-        detail: str,
-        *,
-        state: GameState | None = None,
-        position: str | None = None,
-        move: Move | None = None,
-        seed: int | None = None,
-        moves: Sequence[Move] = (),
-        game: str | None = None,
-    ) -> None:
-        self.invariant = invariant
-        self.detail = detail
-        self.position = _position_of(state) if position is None and state is not None else position
-        self.move = move
-        self.seed = seed
-        self.moves = tuple(moves)
-        self.game = game
-        lines = [f"invariant {invariant!r} broken: {detail}"]
-        if self.position is not None:
-            lines.append(f"  position: {self.position}")
-            if move is not None:
-                lines.append(
-                    f"  reproduce: apply_move(parse_position({self.position!r}), "
-                    f"parse_move({str(move)!r}))"
-                )
-            else:
-                lines.append(f"  reproduce: parse_position({self.position!r})")
-        elif move is not None:
-            lines.append(f"  move: {move}")
-        if seed is not None:
-            deal = f"new_game(rules, seed={seed})" if game is None else f"{game}.new_game({seed})"
-            lines.append(f"  game: {deal} then the {len(self.moves)} moves in .moves")
-            if game is not None and self.moves:
-                shown = " ".join(str(m) for m in self.moves[-8:])
-                lines.append(f"  last moves: {'... ' if len(self.moves) > 8 else ''}{shown}")
-        super().__init__("\n".join(lines))
-
-    def _in_game(self, seed: int, moves: Sequence[Move], game: str | None = None) -> InvariantViolation:
-        return InvariantViolation(
-            self.invariant,
-            self.detail,
-            position=self.position,
-            move=self.move,
-            seed=seed,
-            moves=moves,
-            game=game,
-        )
 
 
 @attrs.frozen
@@ -187,19 +67,6 @@ class CheckSummary:
         """
         games = "game" if self.games == 1 else "games"
         return f"{self.games} {games} checked ({self.moves} moves): {self.finished} ended, {self.capped} capped by max_moves"
-
-
-def _position_of(state: GameState | None) -> str | None:
-    if state is None:
-        return None
-    try:
-        return str(state)
-    except Exception:  # a corrupted state may not even be writable
-        return None
-
-
-def _check_count(name: str, value: object, low: int, high: int | None = None) -> int:
-    return check_int(name, value, low, high)
 
 
 
@@ -494,9 +361,9 @@ def check_game(
     .. versionadded:: 0.2.0
     """
     checked = check_card_game(game)
-    count = _check_count("games", games, 0)
-    cap = _check_count("max_moves", max_moves, 0)
-    samples = _check_count("illegal_samples", illegal_samples, 0, MAX_ILLEGAL_SAMPLES)
+    count = check_int("games", games, 0)
+    cap = check_int("max_moves", max_moves, 0)
+    samples = check_int("illegal_samples", illegal_samples, 0, MAX_ILLEGAL_SAMPLES)
     check_seed(seed)
     if count:
         check_seed(seed + count - 1)
@@ -532,5 +399,4 @@ def check_game(
     return CheckSummary(games=count, moves=total, finished=finished)
 
 
-for _public in (InvariantViolation, CheckSummary):
-    _public.__module__ = "crapette.testing"
+CheckSummary.__module__ = "crapette.testing"

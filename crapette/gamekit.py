@@ -61,7 +61,7 @@ from typing import Any, TypeVar
 import attrs
 
 from ._cards import ALL_CARDS, Card, parse_card, shuffled_deck
-from ._errors import IllegalMoveError, ParseError
+from .errors import IllegalMoveError, ParseError
 from .protocol import GameType
 
 __all__ = [

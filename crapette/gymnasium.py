@@ -27,7 +27,7 @@ number of :func:`crapette.move_to_action`; one step plays the agent's move,
 then the opponent's moves until it is the agent's turn again.
 
 The episode ends as the game does: *terminated*, with the agent's reward from
-:func:`crapette.observation.rewards` (by default 1 for a win, -1 for a loss, 0
+:func:`crapette.episode.rewards` (by default 1 for a win, -1 for a loss, 0
 for a draw; ``rewards="score"`` for the scaled score difference); or
 *truncated* when the environment stops a game the rules have not ended after
 ``max_moves`` moves (ruling R10: under rules without a move limit a game need
@@ -49,6 +49,8 @@ import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
+import attrs
+
 from crapette import (
     NUM_ACTIONS,
     GameState,
@@ -56,12 +58,18 @@ from crapette import (
     Move,
     RuleSet,
     action_to_move,
-    apply_move,
-    new_game,
 )
 from crapette.bots import Bot, RandomBot, make_bot
-from crapette.text import render_text
+from crapette.episode import (
+    DEFAULT_TURN_MOVES,
+    Episode,
+    EpisodeSettings,
+    check_deal,
+    check_reset_options,
+    check_seat,
+)
 from crapette.protocol import DEFAULT_MAX_MOVES
+from crapette.text import render_text
 
 try:
     import gymnasium
@@ -71,24 +79,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
         'crapette.gymnasium needs Gymnasium: pip install "gymnasium>=1.0,<2" numpy (the gymnasium extra of crapette)'
     ) from error
 
-from crapette.observation import (
-    DEFAULT_TURN_MOVES,
-    HIGH,
-    LOW,
-    _adapter_rules,
-    _check_count,
-    _check_deal,
-    _check_kind,
-    _check_options,
-    _check_reward,
-    _check_turn_cap,
-    action_mask,
-    action_move,
-    encode,
-    forfeit,
-    rewards,
-    truncated_outcome,
-)
+from crapette.observation import HIGH, LOW, action_mask, encode
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -136,21 +127,6 @@ def _to_opponent(opponent: object) -> Bot:
     raise TypeError(
         f"opponent must be a bot (an object with a choose(state) method) or a bot's name, got {opponent!r}"
     )
-
-
-def _check_seat(seat: object, name: str = "seat", modes: tuple[str, ...] = SEATS) -> int | str:
-    """A seat: 0 or 1 as any integer type (NumPy's too, not a bool), or one of ``modes``."""
-    expected = f"{name} must be 0, 1{''.join(f', {m!r}' for m in modes)}, got {seat!r}"
-    if isinstance(seat, str):
-        if seat in modes:
-            return seat
-        raise ValueError(expected)
-    if isinstance(seat, (bool, np.bool_)) or not hasattr(seat, "__index__"):
-        raise TypeError(expected)
-    number = operator.index(seat)
-    if number not in (0, 1):
-        raise ValueError(expected)
-    return number
 
 
 class PolicyBot:
@@ -216,8 +192,8 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
     :param revisits: the ``revisits`` option of the rules played (False: a
         move may not recreate a position reached earlier in the same turn).
     :param rewards: ``"win"`` (1, -1 or 0), ``"score"`` (the score difference
-        over :func:`~crapette.observation.score_scale`, within -1 and 1) or
-        ``"points"`` (the score difference): see :func:`crapette.observation.rewards`.
+        over :func:`~crapette.episode.score_scale`, within -1 and 1) or
+        ``"points"`` (the score difference): see :func:`crapette.episode.rewards`.
     :param illegal_reward: what an illegal action earns: it ends the episode
         (terminated, with ``info["illegal_action"]`` True), as in PettingZoo's
         classic games. None raises :class:`~crapette.IllegalMoveError` instead.
@@ -271,36 +247,69 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
         illegal_reward: float | None = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        self.rules: RuleSet = _adapter_rules(rules, revisits)
+        #: How episodes end and pay (the rules, the caps, the rewards): see :class:`crapette.episode.EpisodeSettings`.
+        self.settings = EpisodeSettings.of(
+            rules, max_moves=max_moves, max_turn_moves=max_turn_moves, revisits=revisits,
+            rewards=rewards, illegal_reward=illegal_reward,
+        )
         self.opponent: Bot = _to_opponent(opponent)
         #: How the agent's seat is chosen at each reset: 0, 1, "alternate" or "random".
-        self.seat_mode: int | str = _check_seat(seat)
+        self.seat_mode: int | str = check_seat(seat, modes=SEATS)
         #: The agent's seat in the current game.
         self.seat: int = 0 if isinstance(self.seat_mode, str) else self.seat_mode
-        self.max_moves: int = _check_count("max_moves", max_moves)
-        self.max_turn_moves: int | None = _check_turn_cap(max_turn_moves)
-        #: The kind of reward: see :func:`crapette.observation.rewards`.
-        self.reward_kind: str = _check_kind(rewards)
-        self.illegal_reward = _check_reward(illegal_reward)
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self.observation_space = observation_space()
         self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
-        #: The number of the game dealt by the last :meth:`reset`.
-        self.deal: int = 0
-        #: The current state of the game.
-        self.game_state: GameState = new_game(self.rules, 0)
+        #: The episode under way (see :class:`crapette.episode.Episode`).
+        self.episode: Episode = Episode.start(self.settings, 0)
         self._done = True
         self._resets = 0
-        # The moves the player to move has made in this turn, and the seat that forfeited (or None).
-        self._turn_moves = 0
-        self._forfeit: int | None = None
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rules played."""
+        return self.settings.rules
+
+    @property
+    def max_moves(self) -> int:
+        """The moves after which a game the rules have not ended is truncated."""
+        return self.settings.max_moves
+
+    @property
+    def max_turn_moves(self) -> int | None:
+        """The moves in one turn at which a player forfeits (None: no cap)."""
+        return self.settings.max_turn_moves
+
+    @property
+    def reward_kind(self) -> str:
+        """The kind of reward: see :func:`crapette.episode.rewards`."""
+        return self.settings.rewards
+
+    @property
+    def illegal_reward(self) -> float | None:
+        """What an illegal action earns (None: it raises)."""
+        return self.settings.illegal_reward
+
+    @property
+    def deal(self) -> int:
+        """The number of the game dealt by the last :meth:`reset`."""
+        return self.episode.deal or 0
+
+    @property
+    def game_state(self) -> GameState:
+        """The current state of the game (set it to play on from another position of the same rules)."""
+        return self.episode.state
+
+    @game_state.setter
+    def game_state(self, state: GameState) -> None:
+        self.episode = attrs.evolve(self.episode, state=state)
 
     def _next_seat(self, options: Any) -> int:
         chosen = options.get("seat")
         if chosen is not None:
-            return int(_check_seat(chosen, 'options["seat"]', ()))
+            return int(check_seat(chosen, 'options["seat"]'))
         mode = self.seat_mode
         if mode == "alternate":
             return (self._resets - 1) % 2
@@ -312,22 +321,21 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
         """Deal a new game and play the opponent's moves until the agent is to move."""
-        given = _check_options(options, _RESET_OPTIONS)
+        given = check_reset_options(options, _RESET_OPTIONS)
         chosen = given.get("deal")
-        deal = None if chosen is None else _check_deal(chosen)
+        deal = None if chosen is None else check_deal(chosen)
         super().reset(seed=seed)
         self._resets += 1
         self.seat = self._next_seat(given)
         if deal is not None:
-            self.deal = deal
-            self._start(new_game(self.rules, self.deal))
-            if self._episode_over():
-                raise ValueError(f"in deal {self.deal} the game ends before the agent's first move")
+            self.episode = self._play_opponent(Episode.start(self.settings, deal))
+            if self.episode.over:
+                raise ValueError(f"in deal {deal} the game ends before the agent's first move")
         else:
             for _ in range(_MAX_REDEALS):
-                self.deal = int(self.np_random.integers(_MAX_DEAL, dtype=np.uint64))
-                self._start(new_game(self.rules, self.deal))
-                if not self._episode_over():
+                drawn = int(self.np_random.integers(_MAX_DEAL, dtype=np.uint64))
+                self.episode = self._play_opponent(Episode.start(self.settings, drawn))
+                if not self.episode.over:
                     break
             else:
                 raise RuntimeError(
@@ -336,76 +344,36 @@ class CrapetteEnv(gymnasium.Env[Observation, np.int64]):
         self._done = False
         if self.render_mode == "human":
             self.render()
-        return self._observation(), {"deal": self.deal, "seat": self.seat}
-
-    def _start(self, state: GameState) -> None:
-        self._turn_moves, self._forfeit = 0, None
-        self.game_state = self._play_opponent(state)
-
-    def _count(self, before: GameState, after: GameState) -> None:
-        """Count the move from ``before`` to ``after`` in the turn; a player at the cap forfeits."""
-        if after.current_player != before.current_player:
-            self._turn_moves = 0
-            return
-        self._turn_moves += 1
-        cap = self.max_turn_moves
-        if cap is not None and self._turn_moves >= cap and after.outcome is None:
-            self._forfeit = before.current_player
+        return self._observation(), self.episode.info(self.seat)
 
     def step(self, action: SupportsIndex) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play ``action`` for the agent, then the opponent's moves: observation, reward, terminated, truncated, info."""
         if self._done:
             raise RuntimeError("the episode is over: call reset() to deal a new game")
-        before = self.game_state
-        try:
-            state = apply_move(before, action_move(action))
-        except IllegalMoveError as error:
-            if self.illegal_reward is None:
-                raise IllegalMoveError(f"action {operator.index(action)}: {error}", move=error.move, reason=error.reason) from None
-            self._done = True
-            info = {"deal": self.deal, "seat": self.seat, "illegal_action": True, "forfeit": None}
-            return self._observation(), self.illegal_reward, True, False, info
-        self._count(before, state)
-        if self._forfeit is None:
-            state = self._play_opponent(state)
-        self.game_state = state
-        outcome = state.outcome
-        reward = 0.0
-        terminated = truncated = False
-        if self._forfeit is not None:
-            reward, terminated = forfeit(self._forfeit, self.reward_kind, rules=self.rules)[self.seat], True
-        elif outcome is not None:
-            reward, terminated = rewards(outcome, self.reward_kind, rules=self.rules)[self.seat], True
-        elif state.move_count >= self.max_moves:
-            truncated = True
-            reward = rewards(truncated_outcome(state), self.reward_kind, rules=self.rules)[self.seat]
-        self._done = terminated or truncated
+        episode = self.episode.act(action)
+        if not episode.over:
+            episode = self._play_opponent(episode)
+        self.episode = episode
+        self._done = episode.over
         if self.render_mode == "human":
             self.render()
-        info = {"deal": self.deal, "seat": self.seat, "illegal_action": False, "forfeit": self._forfeit}
-        return self._observation(), reward, terminated, truncated, info
+        reward = episode.returns()[self.seat]
+        return self._observation(), reward, episode.terminated, episode.truncated, episode.info(self.seat)
 
-    def _episode_over(self) -> bool:
-        state = self.game_state
-        return state.outcome is not None or state.move_count >= self.max_moves or self._forfeit is not None
-
-    def _play_opponent(self, state: GameState) -> GameState:
-        seat, opponent, cap = self.seat, self.opponent, self.max_moves
-        while state.current_player != seat and state.outcome is None and state.move_count < cap:
+    def _play_opponent(self, episode: Episode) -> Episode:
+        opponent = self.opponent
+        while not episode.over and episode.state.current_player != self.seat:
+            state = episode.state
             move = opponent.choose(state)
             if not isinstance(move, Move):
                 raise TypeError(f"the opponent {opponent!r} returned {move!r}, not a Move")
             try:
-                after = apply_move(state, move)
+                episode = episode.play(move, strict=True)
             except IllegalMoveError as error:
                 raise IllegalMoveError(
                     f"the opponent {opponent!r} chose an illegal move: {error}", move=error.move, reason=error.reason
                 ) from None
-            self._count(state, after)
-            state = after
-            if self._forfeit is not None:
-                break
-        return state
+        return episode
 
     def _mask(self) -> NDArray[np.int8]:
         if self._done:

@@ -57,8 +57,6 @@ True
 
 from __future__ import annotations
 
-import difflib
-import math
 import operator
 import struct
 import types
@@ -66,26 +64,17 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from crapette import (
     NUM_ACTIONS,
     Card,
     GameState,
-    IllegalMoveError,
-    Move,
-    Outcome,
     PublicView,
-    RuleSet,
-    action_to_move,
+    episode,
     legal_actions,
     move_to_action,
 )
-from crapette._checks import check_int, check_seed
-from crapette._errors import brief
-from crapette._rules import to_rules
 from crapette._state import F0, H0, R0, W0
-from crapette.protocol import Crapette, points_difference, win_loss
+from crapette.protocol import Crapette
 
 try:
     import numpy as np
@@ -106,13 +95,7 @@ __all__ = [
     "OBSERVATION_SIZE",
     "OBSERVATION_VERSION",
     "action_mask",
-    "action_move",
     "encode",
-    "REWARD_KINDS",
-    "forfeit",
-    "rewards",
-    "score_scale",
-    "truncated_outcome",
 ]
 
 #: The version of the layout. It changes whenever the layout does.
@@ -329,31 +312,6 @@ def encode(position: PublicView | GameState, player: int) -> NDArray[np.float32]
     return np.frombuffer(bytearray().join(rows), dtype=np.float32)
 
 
-def action_move(action: object) -> Move:
-    """The move an agent's action number stands for, as the environments read a step's action.
-
-    Any integer type will do (NumPy's too). A number outside ``0`` to
-    ``NUM_ACTIONS - 1`` names no move: it is an illegal action, as a move the
-    position does not allow is, so that a step never fails on a number alone.
-
-    >>> action_move(900)
-    parse_move('draw')
-    >>> action_move(903)
-    Traceback (most recent call last):
-    ...
-    crapette.IllegalMoveError: action 903 is no move: actions are 0 to 902
-
-    :raises IllegalMoveError: if the number is out of range.
-    :raises TypeError: if ``action`` is not an integer (a bool is not).
-    """
-    if isinstance(action, bool) or not hasattr(action, "__index__"):
-        raise TypeError(f"an action is an integer, got {type(action).__name__}")
-    number = operator.index(action)
-    if not 0 <= number < NUM_ACTIONS:
-        raise IllegalMoveError(f"action {brief(number)} is no move: actions are 0 to {NUM_ACTIONS - 1}")
-    return action_to_move(number)
-
-
 def action_mask(position: PublicView | GameState) -> NDArray[np.int8]:
     """The legal actions of ``position``: a new ``int8`` array of :data:`~crapette.NUM_ACTIONS`, 1 where legal.
 
@@ -379,177 +337,25 @@ def action_mask(position: PublicView | GameState) -> NDArray[np.int8]:
     return np.frombuffer(mask, dtype=np.int8)
 
 
-#: The kinds of reward the adapters give (their ``rewards`` argument), the first the default.
-REWARD_KINDS: tuple[str, ...] = ("win", "score", "points")
+#: What moved to :mod:`crapette.episode` in 0.3.0 (the episode of the adapters), with the new name of each.
+_MOVED = {
+    "REWARD_KINDS": "crapette.episode.REWARD_KINDS",
+    "DEFAULT_TURN_MOVES": "crapette.episode.DEFAULT_TURN_MOVES",
+    "score_scale": "crapette.episode.score_scale",
+    "rewards": "crapette.episode.rewards",
+    "forfeit": "crapette.episode.forfeit",
+    "action_move": "crapette.episode.action_move",
+    "truncated_outcome": "crapette.protocol.Crapette.cut_short",
+}
 
 
-def score_scale(rules: RuleSet) -> float:
-    """What divides a score difference under ``rewards="score"``: the most a game can score, 1 without scoring.
-
-    It is the winner's points with all 104 cards left to the loser in each of
-    reserve, hand and waste, more than any game can score, so that a scaled
-    difference lies within -1 and 1 (the bounds of OpenSpiel's utility).
-
-    >>> score_scale(RuleSet.classic()), score_scale(RuleSet.casual())
-    (446.0, 1.0)
-    """
-    if rules.scoring is None:
-        return 1.0
-    return float(rules.scoring.points_for_win(reserve=_CARDS, hand=_CARDS, waste=_CARDS))
-
-
-def rewards(outcome: Outcome, kind: str = "win", *, rules: RuleSet | None = None) -> tuple[float, float]:
-    """What each player (0, then 1) earns for a game that ended with ``outcome``: the rewards of the adapters.
-
-    ``kind`` is one of :data:`REWARD_KINDS`:
-
-    ``"win"`` (the default)
-        1 for a win, -1 for a loss, 0 for a draw
-        (:func:`crapette.protocol.win_loss`). A game settled by penalties is
-        won by the side with the lower penalty.
-    ``"score"``
-        the score difference (each player's points minus the opponent's)
-        divided by :func:`score_scale` of ``rules``, so within -1 and 1;
-        without scoring the same as ``"win"``. ``rules`` must be given.
-    ``"points"``
-        the score difference as it is, in points: Crapette's returns
-        (``Crapette.game_type.payoff``, :func:`crapette.protocol.points_difference`);
-        without scoring the same as ``"win"``.
-
-    The rewards always add up to 0.
-
-    >>> from crapette import EndReason, Outcome
-    >>> lost = Outcome(winner=1, reason=EndReason.EMPTIED, scores=(0, 53))
-    >>> rewards(lost), rewards(lost, "points")
-    ((-1.0, 1.0), (-53.0, 53.0))
-    >>> [round(r, 4) for r in rewards(lost, "score", rules=RuleSet.classic())]
-    [-0.1188, 0.1188]
-    >>> rewards(Outcome(winner=None, reason=EndReason.BLOCKED))
-    (0.0, 0.0)
-
-    :raises TypeError: if ``outcome`` is not an :class:`~crapette.Outcome`.
-    :raises ValueError: if ``kind`` is unknown, or ``"score"`` without ``rules``.
-    """
-    if not isinstance(outcome, Outcome):
-        raise TypeError(f"rewards() expects an Outcome, got {type(outcome).__name__}")
-    kind = _check_kind(kind)
-    if kind == "win":
-        first, second = win_loss(outcome)
-    else:
-        first, second = points_difference(outcome)
-        if kind == "score" and outcome.scores is not None:
-            if not isinstance(rules, RuleSet):
-                raise ValueError('rewards(outcome, "score") needs the rules: rewards(outcome, "score", rules=...)')
-            scale = score_scale(rules)
-            first, second = first / scale, second / scale
-    return (first + 0.0, second + 0.0)
-
-
-def _check_kind(kind: object) -> str:
-    if kind not in REWARD_KINDS:
-        raise ValueError(f"rewards must be one of {', '.join(map(repr, REWARD_KINDS))}, got {kind!r}")
-    return str(kind)
-
-
-def forfeit(loser: int, kind: str = "win", *, rules: RuleSet | None = None) -> tuple[float, float]:
-    """The rewards of a game that ``loser`` forfeits by making too many moves in one turn (the adapters' turn cap).
-
-    The loser earns what the worst loss earns: -1 under ``"win"`` and
-    ``"score"``, minus :func:`score_scale` points under ``"points"``; the
-    opponent the opposite.
-
-    >>> forfeit(0), forfeit(1, "points", rules=RuleSet.classic())
-    ((-1.0, 1.0), (446.0, -446.0))
-
-    :raises ValueError: if ``loser`` is not 0 or 1 or ``kind`` is unknown.
-    """
-    if loser not in (0, 1):
-        raise ValueError(f"loser must be 0 or 1, got {loser!r}")
-    worst = -1.0
-    if _check_kind(kind) == "points" and rules is not None:
-        worst = -score_scale(rules)
-    return (worst, -worst) if loser == 0 else (-worst, worst)
-
-
-def truncated_outcome(state: GameState) -> Outcome:
-    """The outcome of a game that an environment stops after its ``max_moves`` moves: settled by the rules' penalties.
-
-    The game is settled as the rules settle every ending but a win (ruling
-    R9): with scoring, the lower penalty wins the difference; without, a draw.
-
-    >>> from crapette import new_game
-    >>> print(truncated_outcome(new_game("classic", seed=1)))
-    draw (move-limit), 0-0
-    """
-    return Crapette.cut_short(state)
-
-
-# Argument checks the adapters share.
-
-
-def _to_rules(rules: object) -> RuleSet:
-    """A RuleSet, or the rules a text names (a preset name, or a rules text such as ``classic(move_limit=200)``)."""
-    return to_rules(rules, "the environment")
-
-
-def _check_count(name: str, value: object) -> int:
-    return check_int(name, value, 1)
-
-
-def _check_reward(value: object) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"illegal_reward must be a number or None, got {value!r}")
-    if not math.isfinite(value):
-        raise ValueError(f"illegal_reward must be finite, got {value!r}")
-    return float(value)
-
-
-#: How many moves one player may make in one turn in the adapters unless told otherwise (``max_turn_moves``).
-DEFAULT_TURN_MOVES = 200
-
-
-def _check_turn_cap(value: object) -> int | None:
-    return None if value is None else check_int("max_turn_moves", value, 1)
-
-
-def _adapter_rules(rules: object, revisits: object) -> RuleSet:
-    """The rules an adapter plays: ``rules`` with ``revisits`` set as the adapter's argument says."""
-    ruleset = _to_rules(rules)
-    if not isinstance(revisits, bool):
-        raise TypeError(f"revisits must be True or False, got {revisits!r}")
-    return ruleset if ruleset.revisits is revisits else attrs.evolve(ruleset, revisits=revisits)
-
-
-def _check_options(options: object, known: Mapping[str, str], *, warn_unknown: bool = False) -> Mapping[str, Any]:
-    """The options given to ``reset()``: a mapping whose every key is one of ``known`` (name: what it is).
-
-    Options that are not a mapping are a TypeError; an unknown key a
-    ValueError naming it (and the closest known one), or with
-    ``warn_unknown`` a UserWarning unless it is close to a known one
-    (PettingZoo's ``api_test`` passes an option no environment knows).
-    """
-    if options is None:
-        return {}
-    if not isinstance(options, Mapping):
-        raise TypeError(
-            f"reset() options must be a dict such as {{{next(iter(known))!r}: ...}} or None, got {brief(options)}"
-        )
-    known_text = ", ".join(f"{name!r} ({what})" for name, what in known.items())
-    for key in options:
-        if key in known:
-            continue
-        close = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        message = f"unknown reset() option {brief(key)}{hint}: the options are {known_text}"
-        if warn_unknown and not close:
-            warnings.warn(message + "; it is ignored", UserWarning, stacklevel=3)
-        else:
-            raise ValueError(message)
-    return options
-
-
-def _check_deal(value: object) -> int:
-    """A deal number given in ``reset(options={"deal": ...})``: a seed for :func:`~crapette.new_game`."""
-    return check_seed(value, 'options["deal"] (a deal number: the seed of new_game)')
+def __getattr__(name: str) -> Any:
+    """The names that moved to :mod:`crapette.episode` (and ``truncated_outcome``, which is
+    :meth:`crapette.protocol.Crapette.cut_short`), deprecated here since 0.3.0."""
+    if name in _MOVED:
+        where = _MOVED[name]
+        warnings.warn(f"crapette.observation.{name} is deprecated since 0.3.0: use {where}", DeprecationWarning, 2)
+        if name == "truncated_outcome":
+            return Crapette.cut_short
+        return getattr(episode, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -42,7 +42,7 @@ parameters:
 ``rewards``
     ``"win"`` (the default: 1, -1 or 0), ``"score"`` (the score difference
     scaled into -1 to 1) or ``"points"`` (the score difference): see
-    :func:`crapette.observation.rewards`.
+    :func:`crapette.episode.rewards`.
 
 A parameter out of range is a :class:`ValueError` (of the wrong type a
 :class:`TypeError`) from :class:`CrapetteGame`; ``pyspiel.load_game`` itself
@@ -67,7 +67,7 @@ outcomes (OpenSpiel's sampler, or the caller's); :func:`deal_actions` gives the
 actions that deal crapette's game ``seed``, for experiments on given deals.
 
 **The end.** A game the rules end is terminal with the returns of
-:func:`crapette.observation.rewards` (by default 1 for a win, -1 for a loss,
+:func:`crapette.episode.rewards` (by default 1 for a win, -1 for a loss,
 0 for a draw). OpenSpiel has no truncation: a game the rules have not ended
 after ``max_moves`` moves (ruling R10) is terminal too, settled by the rules'
 penalties as every ending but a win is (ruling R9; a draw without scoring).
@@ -109,17 +109,17 @@ import attrs
 
 from crapette import (
     ALL_CARDS,
-    shuffled_deck,
     NUM_ACTIONS,
     Card,
     GameState,
     RuleSet,
     action_to_move,
-    apply_move,
     legal_actions,
     new_game,
+    shuffled_deck,
 )
-from crapette._errors import brief
+from crapette._checks import check_int
+from crapette._messages import brief
 from crapette._shapes import run_keys
 from crapette._state import H0, R0
 from crapette.protocol import DEFAULT_MAX_MOVES
@@ -132,20 +132,8 @@ except ImportError as error:  # pragma: no cover - depends on the environment
         'crapette.openspiel needs OpenSpiel: pip install "open_spiel>=1.6,<3" numpy (the openspiel extra of crapette)'
     ) from error
 
-from crapette.observation import (
-    DEFAULT_TURN_MOVES,
-    FIELDS,
-    OBSERVATION_SIZE,
-    _adapter_rules,
-    _check_count,
-    _check_kind,
-    _check_turn_cap,
-    encode,
-    forfeit,
-    rewards,
-    score_scale,
-    truncated_outcome,
-)
+from crapette.episode import DEFAULT_TURN_MOVES, Episode, EpisodeSettings, score_scale
+from crapette.observation import FIELDS, OBSERVATION_SIZE, encode
 
 __all__ = [
     "DEAL_NODES",
@@ -166,7 +154,7 @@ _DECK = 52
 
 def _check_bounded(name: str, value: object, high: int) -> int:
     """``value`` as the parameter ``name``, an int from 1 to ``high``."""
-    count = _check_count(name, value)
+    count = check_int(name, value, 1)
     if count > high:
         raise ValueError(f"{name} must be at most {high:,}, got {brief(count)}")
     return count
@@ -223,44 +211,35 @@ def _from_game_string(text: str) -> str:
     return f"{name}({','.join(item.replace(':', '=', 1) for item in items)})"
 
 
-@attrs.frozen
-class _Config:
-    """The game's settings, shared by its states."""
-
-    rules: RuleSet
-    max_moves: int
-    #: None: no cap.
-    max_turn_moves: int | None
-    rewards: str
-
-
 class _Play(NamedTuple):
     """What a state holds: immutable, so a clone shares it (``copy.deepcopy`` returns it as is)."""
 
-    config: _Config
-    #: None at the chance nodes, before the deal is complete.
-    game: GameState | None
+    settings: EpisodeSettings
+    #: The game as an episode (how it ends and pays: crapette.episode); None at the chance nodes.
+    episode: Episode | None
     #: The face-down cards a player with perfect recall has seen: bit ``card.index``.
     seen: int
-    #: The OpenSpiel player to move: 0 or 1, _CHANCE or _TERMINAL.
-    player: int
-    #: The moves made so far in this turn by the player to move.
-    turn_moves: int = 0
-    #: The player who forfeited by making too many moves in one turn, or None.
-    forfeit: int | None = None
     #: The cards dealt so far at the chance nodes (their indexes in ALL_CARDS), in dealing order, deck 0 first.
     dealt: tuple[int, ...] = ()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Play:
         return self
 
-    @classmethod
-    def after(cls, config: _Config, game: GameState, seen: int, turn_moves: int = 0) -> _Play:
-        """The play at ``game``: the game ends when the rules end it, after ``config.max_moves`` moves, or at the turn cap."""
-        cap = config.max_turn_moves
-        loser = game.current_player if cap is not None and turn_moves >= cap and game.outcome is None else None
-        over = game.outcome is not None or game.move_count >= config.max_moves or loser is not None
-        return cls(config, game, seen, _TERMINAL if over else game.current_player, turn_moves, loser)
+    @property
+    def game(self) -> GameState | None:
+        return None if self.episode is None else self.episode.state
+
+    @property
+    def player(self) -> int:
+        """The OpenSpiel player to move: 0 or 1, _CHANCE or _TERMINAL."""
+        episode = self.episode
+        if episode is None:
+            return _CHANCE
+        return _TERMINAL if episode.over else episode.state.current_player
+
+    @property
+    def turn_moves(self) -> int:
+        return 0 if self.episode is None else self.episode.turn_moves
 
 
 def _visible_bits(state: GameState) -> int:
@@ -299,14 +278,17 @@ class CrapetteGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type
             raise ValueError(f"unknown parameter(s) {', '.join(unknown)}: crapette takes {', '.join(_DEFAULTS)}")
         values = {**_DEFAULTS, **given}
         text = values["rules"]
-        rules = _adapter_rules(_from_game_string(text) if isinstance(text, str) else text, values["revisits"])
         turn_cap = values["max_turn_moves"]
-        config = _Config(
-            rules,
-            _check_bounded("max_moves", values["max_moves"], MAX_MOVES),
-            _check_turn_cap(None if turn_cap == 0 else turn_cap),
-            _check_kind(values["rewards"]),
+        # OpenSpiel asks for legal actions only: an illegal one raises (illegal_reward=None).
+        config = EpisodeSettings.of(
+            _from_game_string(text) if isinstance(text, str) else text,
+            max_moves=_check_bounded("max_moves", values["max_moves"], MAX_MOVES),
+            max_turn_moves=None if turn_cap == 0 else turn_cap,
+            revisits=values["revisits"],
+            rewards=values["rewards"],
+            illegal_reward=None,
         )
+        rules = config.rules
         bound = score_scale(rules) if config.rewards == "points" else 1.0
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -396,7 +378,7 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         super().__init__(game)
         # The only attribute: OpenSpiel clones a Python state by deep-copying its
         # attributes, and this one is immutable, so a clone shares it.
-        self._play = _Play(game._config, None, 0, _CHANCE)
+        self._play = _Play(game._config, None, 0)
 
     @property
     def game_state(self) -> GameState | None:
@@ -431,10 +413,10 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
         return [(index % _DECK, probability) for index in left]
 
     def _apply_action(self, action: int) -> None:
-        config, state, seen, player, turn_moves, _forfeit, dealt = self._play
-        if player == _TERMINAL:
+        config, episode, seen, dealt = self._play
+        if self._play.player == _TERMINAL:
             raise ValueError(f"the game is over: action {brief(action)} cannot be applied to a terminal state")
-        if state is None:
+        if episode is None:
             deck, left = _left(dealt)
             index = action + deck * _DECK if type(action) is int and 0 <= action < _DECK else None
             if index is None or index not in left:
@@ -447,11 +429,11 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
                 self._play = self._play._replace(dealt=dealt)
                 return
             state = _deal(config.rules, dealt)
-            self._play = _Play.after(config, state, _visible_bits(state))._replace(dealt=dealt)
+            # The cards are dealt at chance nodes, not from a deal number: the episode has none.
+            self._play = _Play(config, Episode(config, None, state), _visible_bits(state), dealt)
         else:
-            after = apply_move(state, action_to_move(action))
-            turn_moves = turn_moves + 1 if after.current_player == state.current_player else 0
-            self._play = _Play.after(config, after, seen | _top_bits(after), turn_moves)._replace(dealt=dealt)
+            episode = episode.act(action)
+            self._play = self._play._replace(episode=episode, seen=seen | _top_bits(episode.state))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == _CHANCE:
@@ -465,23 +447,27 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
     @property
     def forfeit(self) -> int | None:
         """The player who forfeited the game by making ``max_turn_moves`` moves in one turn, or None."""
-        return self._play.forfeit
+        episode = self._play.episode
+        return None if episode is None else episode.forfeit
+
+    def info(self, player: int) -> dict[str, Any]:
+        """What the Gymnasium and PettingZoo adapters report in ``info`` for ``player``: the same keys and values.
+
+        ``deal`` is None: OpenSpiel deals the cards at its chance nodes (see :func:`deal_actions`).
+        """
+        episode = self._play.episode
+        if episode is None:
+            return {"deal": None, "seat": player, "illegal_action": False, "forfeit": None}
+        return episode.info(player)
 
     def returns(self) -> list[float]:
-        """The returns: 0 each until the end, then :func:`crapette.observation.rewards` of how the game ended.
+        """The returns: 0 each until the end, then :func:`crapette.episode.rewards` of how the game ended.
 
         A game cut off after ``max_moves`` is settled by the rules' penalties;
-        a forfeit is the worst loss (:func:`crapette.observation.forfeit`).
+        a forfeit is the worst loss (:func:`crapette.episode.forfeit`).
         """
-        play = self._play
-        state = play.game
-        if state is None or play.player != _TERMINAL:
-            return [0.0, 0.0]
-        config = play.config
-        if play.forfeit is not None:
-            return list(forfeit(play.forfeit, config.rewards, rules=config.rules))
-        outcome = state.outcome if state.outcome is not None else truncated_outcome(state)
-        return list(rewards(outcome, config.rewards, rules=config.rules))
+        episode = self._play.episode
+        return [0.0, 0.0] if episode is None else list(episode.returns())
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CrapetteState:
         """A state ``player_id`` cannot tell from this one, drawn as the game's own chance would deal it.
@@ -531,7 +517,8 @@ class CrapetteState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
                 piles[pile_id] = tuple(pile)
         # The same history: what it made known, and the positions the turn has reached, stay.
         world = attrs.evolve(state, piles=tuple(piles))
-        clone._play = play._replace(game=world)
+        assert play.episode is not None
+        clone._play = play._replace(episode=attrs.evolve(play.episode, state=world))
         return clone
 
     def __str__(self) -> str:

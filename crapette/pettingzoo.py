@@ -27,7 +27,7 @@ several times running.
 (50, False)
 
 The game ends as the rules end it: every agent is then *terminated* with the
-rewards of :func:`crapette.observation.rewards` (by default 1 for a win, -1
+rewards of :func:`crapette.episode.rewards` (by default 1 for a win, -1
 for a loss, 0 for a draw; ``rewards="score"`` for the scaled score
 difference). A game the rules have not ended after ``max_moves`` moves is
 stopped by the environment (ruling R10: under rules without a move limit a
@@ -46,19 +46,17 @@ earning -1 (``infos[agent]["forfeit"]`` True).
 
 from __future__ import annotations
 
-import operator
 from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from crapette import (
     NUM_ACTIONS,
     GameState,
-    IllegalMoveError,
     RuleSet,
-    apply_move,
-    new_game,
 )
-from crapette.text import render_text
 from crapette.protocol import DEFAULT_MAX_MOVES
+from crapette.text import render_text
 
 try:
     import gymnasium
@@ -71,23 +69,15 @@ except ImportError as error:  # pragma: no cover - depends on the environment
         "(the pettingzoo extra of crapette)"
     ) from error
 
-from crapette.gymnasium import observation_space
-from crapette.observation import (
-    action_move,
+from crapette.episode import (
     DEFAULT_TURN_MOVES,
-    _adapter_rules,
-    _check_count,
-    _check_deal,
-    _check_kind,
-    _check_options,
-    _check_reward,
-    _check_turn_cap,
-    action_mask,
-    encode,
-    forfeit,
-    rewards,
-    truncated_outcome,
+    Episode,
+    EpisodeSettings,
+    check_deal,
+    check_reset_options,
 )
+from crapette.gymnasium import observation_space
+from crapette.observation import action_mask, encode
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -117,7 +107,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
     :param revisits: the ``revisits`` option of the rules played (False: a
         move may not recreate a position reached earlier in the same turn).
     :param rewards: ``"win"``, ``"score"`` or ``"points"``: see
-        :func:`crapette.observation.rewards`.
+        :func:`crapette.episode.rewards`.
     :param illegal_reward: what an illegal action earns the agent that plays
         it: it ends the game (every agent terminated, the others earning 0,
         ``infos[agent]["illegal_action"]`` True), as in PettingZoo's classic
@@ -178,12 +168,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.rules: RuleSet = _adapter_rules(rules, revisits)
-        self.max_moves: int = _check_count("max_moves", max_moves)
-        self.max_turn_moves: int | None = _check_turn_cap(max_turn_moves)
-        #: The kind of reward: see :func:`crapette.observation.rewards`.
-        self.reward_kind: str = _check_kind(rewards)
-        self.illegal_reward = _check_reward(illegal_reward)
+        #: How episodes end and pay (the rules, the caps, the rewards): see :class:`crapette.episode.EpisodeSettings`.
+        self.settings = EpisodeSettings.of(
+            rules, max_moves=max_moves, max_turn_moves=max_turn_moves, revisits=revisits,
+            rewards=rewards, illegal_reward=illegal_reward,
+        )
         if render_mode is not None and render_mode not in _RENDER_MODES:
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
@@ -193,11 +182,48 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self.observation_spaces = {agent: space for agent in AGENTS}
         self.action_spaces = {agent: gymnasium.spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
         self._np_random: np.random.Generator | None = None
-        #: The number of the game dealt by the last :meth:`reset`.
-        self.deal: int = 0
-        #: The current state of the game.
-        self.game_state: GameState = new_game(self.rules, 0)
+        #: The episode under way (see :class:`crapette.episode.Episode`).
+        self.episode: Episode = Episode.start(self.settings, 0)
         self._start_episode(0)
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rules played."""
+        return self.settings.rules
+
+    @property
+    def max_moves(self) -> int:
+        """The moves after which a game the rules have not ended is truncated."""
+        return self.settings.max_moves
+
+    @property
+    def max_turn_moves(self) -> int | None:
+        """The moves in one turn at which a player forfeits (None: no cap)."""
+        return self.settings.max_turn_moves
+
+    @property
+    def reward_kind(self) -> str:
+        """The kind of reward: see :func:`crapette.episode.rewards`."""
+        return self.settings.rewards
+
+    @property
+    def illegal_reward(self) -> float | None:
+        """What an illegal action earns (None: it raises)."""
+        return self.settings.illegal_reward
+
+    @property
+    def deal(self) -> int:
+        """The number of the game dealt by the last :meth:`reset`."""
+        return self.episode.deal or 0
+
+    @property
+    def game_state(self) -> GameState:
+        """The current state of the game (set it to play on from another position of the same rules)."""
+        return self.episode.state
+
+    @game_state.setter
+    def game_state(self, state: GameState) -> None:
+        self.episode = attrs.evolve(self.episode, state=state)
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space[Any]:
         """The observation space of ``agent``: a dict of ``"observation"`` and ``"action_mask"`` boxes."""
@@ -209,9 +235,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: game ``options["deal"]``, or one drawn from the generator ``seed`` seeds."""
-        given = _check_options(options, _RESET_OPTIONS, warn_unknown=True)
+        given = check_reset_options(options, _RESET_OPTIONS, warn_unknown=True)
         deal = given.get("deal")
-        deal = None if deal is None else _check_deal(deal)
+        deal = None if deal is None else check_deal(deal)
         if seed is not None or self._np_random is None:
             self._np_random, _ = gymnasium.utils.seeding.np_random(seed)
         if deal is None:
@@ -219,16 +245,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
         self._start_episode(deal)
 
     def _start_episode(self, deal: int) -> None:
-        self.game_state = new_game(self.rules, deal)
-        self.deal = deal
+        self.episode = Episode.start(self.settings, deal)
         self.agents = list(AGENTS)
         self.rewards = {agent: 0.0 for agent in AGENTS}
         self._cumulative_rewards = {agent: 0.0 for agent in AGENTS}
         self.terminations = {agent: False for agent in AGENTS}
         self.truncations = {agent: False for agent in AGENTS}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {agent: self.episode.info(seat) for agent, seat in _PLAYERS.items()}
         self.agent_selection = AGENTS[self.game_state.current_player]
-        self._turn_moves = 0
 
     def observe(self, agent: str) -> dict[str, NDArray[Any]]:
         """What ``agent`` sees: ``{"observation": ..., "action_mask": ...}`` (new arrays).
@@ -281,44 +305,20 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
             return
         if action is None:
             raise ValueError(f"{agent} is to move: None is the action only of an agent that is done")
-        before = self.game_state
-        try:
-            state = apply_move(before, action_move(action))
-        except IllegalMoveError as error:
-            if self.illegal_reward is None:
-                raise IllegalMoveError(
-                    f"action {operator.index(action)} of {agent}: {error}", move=error.move, reason=error.reason
-                ) from None
-            self._cumulative_rewards[agent] = 0.0
-            self.rewards = {name: self.illegal_reward if name == agent else 0.0 for name in AGENTS}
-            self.terminations = {name: True for name in AGENTS}
-            self.infos[agent] = {"illegal_action": True}
-            self._accumulate_rewards()
-            return
-        self.game_state = state
+        episode = self.episode = self.episode.act(action, who=f"of {agent}")
         # Rewards come only with the end of the game: until then they stay 0.
         self._cumulative_rewards[agent] = 0.0
-        mover = before.current_player
-        if state.current_player != mover:
-            self._turn_moves = 0
-        else:
-            self._turn_moves += 1
-        outcome = state.outcome
-        cap = self.max_turn_moves
-        if outcome is not None:
-            self.rewards = dict(zip(AGENTS, rewards(outcome, self.reward_kind, rules=self.rules)))
-            self.terminations = {name: True for name in AGENTS}
+        self.infos = {name: episode.info(seat) for name, seat in _PLAYERS.items()}
+        if episode.over:
+            self.rewards = dict(zip(AGENTS, episode.returns()))
+            done = {name: True for name in AGENTS}
+            if episode.terminated:
+                self.terminations = done
+            else:
+                self.truncations = done
             self._accumulate_rewards()
-        elif cap is not None and self._turn_moves >= cap:
-            self.rewards = dict(zip(AGENTS, forfeit(mover, self.reward_kind, rules=self.rules)))
-            self.terminations = {name: True for name in AGENTS}
-            self.infos[agent] = {"forfeit": True}
-            self._accumulate_rewards()
-        elif state.move_count >= self.max_moves:
-            self.rewards = dict(zip(AGENTS, rewards(truncated_outcome(state), self.reward_kind, rules=self.rules)))
-            self.truncations = {name: True for name in AGENTS}
-            self._accumulate_rewards()
-        self.agent_selection = AGENTS[state.current_player]
+        if episode.illegal is None:
+            self.agent_selection = AGENTS[episode.state.current_player]
         if self.render_mode == "human":
             self.render()
 

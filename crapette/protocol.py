@@ -58,29 +58,36 @@ A game may also declare its cards, for the card-count check of
 sequence of hashable values) and ``cards(state)`` (every card in a state,
 wherever it lies). The card counts then never change.
 
-Two more members are optional, for the generic tools:
+More members are optional, for the generic tools:
 
 - ``cut_short(state)``: the outcome of a game that a tool's move cap stops
-  (:func:`~crapette.simulation.simulate`), or None for "no outcome" (the
-  game is then reported ``capped``, with no winner). Crapette settles such a
-  game as its rules' move limit would.
-- ``seeded_rng(seed, view)``: the :class:`random.Random` with which a bot
-  seeded ``seed`` chooses in a position that shows ``view``, the same in
-  every process (by default: seeded with ``f"{seed}/{view!r}"``).
+  (:func:`~crapette.simulation.simulate`, the RL adapters), or None for "no
+  outcome" (the game is then reported ``capped``, with no winner). Crapette
+  settles such a game as its rules' move limit would: the one truncation
+  settlement of the library.
+- ``rng_seed(seed, view)``: the seed (an int) of the :class:`random.Random`
+  with which a bot seeded ``seed`` chooses in a position that shows ``view``,
+  the same in every process (by default the generator is seeded with
+  ``f"{seed}/{view!r}"``); :func:`seeded_rng` is the one way a bot gets it.
+- ``evaluator``: the judgement a search of the game uses unless given
+  another (:mod:`crapette.evaluation`; by default random play to the end).
+- ``strict_state(state, previous)``: the position as a search should see it,
+  where no move may go back to a position the turn has reached (Crapette's
+  ``revisits=False``, the engine's one rule against moving cards to and fro).
 
 .. versionadded:: 0.2.0
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import random
 import sys
 import types
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
-from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 import attrs
@@ -90,12 +97,13 @@ from ._engine import apply_move as _apply_move
 from ._engine import legal_moves as _legal_moves
 from ._engine import new_game as _new_game
 from ._moves import parse_move as _parse_move
-from ._rules import RuleSet, to_rules
 from ._outcome import EndReason, Outcome
-from ._state import GameState, settle
+from ._rules import RuleSet, to_rules
+from ._state import GameState, get_fields, raw_state, settle
 from ._view import PublicView
 from ._view import determinize as _determinize
 from ._view import view as _view
+from .evaluation import Evaluator, Playout
 
 __all__ = [
     "DEFAULT_MAX_MOVES",
@@ -110,6 +118,9 @@ __all__ = [
     "game_name",
     "game_type_of",
     "points_difference",
+    "portable",
+    "resolve",
+    "same_game",
     "seeded_rng",
     "win_loss",
 ]
@@ -144,7 +155,7 @@ def points_difference(outcome: Any) -> tuple[float, ...]:
 
     An outcome without points (``scores`` None) falls back to :func:`win_loss`.
     The returns always add up to 0. Crapette's returns, and the rewards of
-    its RL adapters under ``rewards="points"`` (:func:`crapette.observation.rewards`).
+    its RL adapters under ``rewards="points"`` (:func:`crapette.episode.rewards`).
 
     >>> from crapette import EndReason, Outcome
     >>> points_difference(Outcome(winner=1, reason=EndReason.EMPTIED, scores=(0, 53)))
@@ -221,17 +232,53 @@ class _Over:
 
 
 def seeded_rng(game: Any, seed: int, view_of_player: object) -> random.Random:
-    """The generator of a bot seeded ``seed`` in a position that shows ``view_of_player``.
+    """The generator of a bot seeded ``seed`` in a position that shows ``view_of_player``: the one every bot uses.
 
-    The game's own ``seeded_rng`` when it has one; else a generator seeded
-    with ``f"{seed}/{view!r}"`` (a str seed is hashed with SHA-512, not
-    Python's salted ``hash``, so it is the same in every process: a game's
-    views must have a repr that shows them whole, as attrs classes do).
+    Seeded with the game's own ``rng_seed(seed, view)`` when it has one (an
+    int); else with ``f"{seed}/{view!r}"`` (a str seed is hashed with
+    SHA-512, not Python's salted ``hash``, so it is the same in every
+    process: a game's views must have a repr that shows them whole, as attrs
+    classes do).
+
+    >>> game = Crapette("classic")
+    >>> view = game.view(game.new_game(3))
+    >>> seeded_rng(game, 1, view).random() == seeded_rng(game, 1, view).random()
+    True
+
+    .. versionchanged:: 0.3.0
+       A game offers ``rng_seed(seed, view)``, an int; a game's own
+       ``seeded_rng(seed, view)`` is still used, with a deprecation warning.
     """
-    own = getattr(game, "seeded_rng", None)
+    own = getattr(game, "rng_seed", None)
     if own is not None:
-        return own(seed, view_of_player)  # type: ignore[no-any-return]
+        return random.Random(own(seed, view_of_player))
+    old = getattr(game, "seeded_rng", None)
+    if old is not None:
+        import warnings
+
+        warnings.warn(
+            "a game's seeded_rng(seed, view) is deprecated since 0.3.0: offer rng_seed(seed, view), an int",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return old(seed, view_of_player)  # type: ignore[no-any-return]
     return random.Random(f"{seed}/{view_of_player!r}")
+
+
+def same_game(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` are the same game for a bot: equal, or of one :class:`GameType`.
+
+    Crapette under any rules is one game: its states carry their rules.
+
+    >>> same_game(Crapette("classic"), Crapette("casual")), same_game(Crapette("classic"), object())
+    (True, False)
+    """
+    if a is b or a == b:
+        return True
+    try:
+        return game_type_of(a) == game_type_of(b)
+    except (AttributeError, TypeError):
+        return False
 
 
 @runtime_checkable
@@ -423,15 +470,23 @@ class _ModuleRef:
     name: str
 
 
-def _portable(game: Any) -> Any:
-    """``game``, or a reference to it that pickles and deep-copies when it is a module."""
+def portable(game: Any) -> Any:
+    """``game``, or a reference to it that pickles and deep-copies when it is a module (see :func:`resolve`).
+
+    For a bot or a tool that holds a game and must travel to another process.
+
+    >>> import crapette.protocol as protocol
+    >>> token = portable(protocol)
+    >>> resolve(token) is protocol, portable(Crapette("casual")) == Crapette("casual")
+    (True, True)
+    """
     if isinstance(game, types.ModuleType):
         return _ModuleRef(game.__name__)
     return game
 
 
-def _resolve(token: Any) -> Any:
-    """The game that :func:`_portable` gave ``token`` for."""
+def resolve(token: Any) -> Any:
+    """The game that :func:`portable` gave ``token`` for (a module is imported again where needed)."""
     if isinstance(token, _ModuleRef):
         module = sys.modules.get(token.name)
         return module if module is not None else importlib.import_module(token.name)
@@ -508,7 +563,7 @@ class Crapette:
         return _view(state)
 
     def determinize(self, view: PublicView, rng: random.Random | None = None) -> GameState:
-        """A full state that shows ``view``: :func:`crapette.bots.determinize`."""
+        """A full state that shows ``view``: :func:`crapette.bots.determinize` (checked once per view)."""
         return _determinize(view, rng)
 
     def returns(self, state: GameState) -> tuple[float, ...]:
@@ -516,7 +571,7 @@ class Crapette:
 
         Under rules that score, each player's points minus the other's; without
         scoring, 1 for the winner, -1 for the loser, 0 each when nobody won.
-        The same values as the RL adapters' ``rewards="points"`` (:func:`crapette.observation.rewards`).
+        The same values as the RL adapters' ``rewards="points"`` (:func:`crapette.episode.rewards`).
 
         >>> from crapette import Outcome
         >>> game = Crapette("classic")
@@ -538,14 +593,67 @@ class Crapette:
         return settle(state.rules, state.piles, EndReason.MOVE_LIMIT)
 
     @staticmethod
-    def seeded_rng(seed: int, view: PublicView) -> random.Random:
-        """The generator of a bot seeded ``seed`` in a position that shows ``view`` (a checksum of the view)."""
-        return random.Random(seed * 4294967296 + _view_key(view))
+    def rng_seed(seed: int, view: PublicView) -> int:
+        """The seed of the generator of a bot seeded ``seed`` in a position that shows ``view`` (with a checksum of the view).
+
+        .. versionadded:: 0.3.0
+           In place of ``seeded_rng``: :func:`crapette.protocol.seeded_rng` is the one entry point.
+        """
+        return seed * 4294967296 + _view_key(view)
+
+    @property
+    def evaluator(self) -> Evaluator:
+        """The judgement a search of this game uses unless given another: :class:`~crapette.evaluation.Playout`.
+
+        Greedy play to the end of the opponent's next turn, then the cards left
+        (:class:`~crapette.evaluation.CardCount`).
+
+        .. versionadded:: 0.3.0
+        """
+        return _PLAYOUT
+
+    @staticmethod
+    def strict_state(state: GameState, previous: GameState | None = None) -> GameState:
+        """``state`` as a search should see it: no move may go back to a position the turn has reached.
+
+        Under rules with ``revisits=True`` that is the same position under
+        ``revisits=False`` (the engine's one rule against moving cards to and
+        fro); its memory of the turn carries on from ``previous``, what this
+        gave for the same player's last decision advanced by the move made,
+        when that is the same position. Under ``revisits=False`` the state
+        remembers the turn itself and is returned as it is. A bot that keeps
+        ``previous`` between decisions keeps it when pickled.
+
+        >>> from crapette import apply_move, legal_moves, new_game, parse_move
+        >>> state = new_game("classic", seed=1)
+        >>> strict = Crapette.strict_state(state)
+        >>> after = apply_move(strict, parse_move("T7-T1"))
+        >>> again = Crapette.strict_state(apply_move(state, parse_move("T7-T1")), after)
+        >>> again is after, parse_move("T1-T7") in legal_moves(again)
+        (True, False)
+
+        .. versionadded:: 0.3.0
+        """
+        rules = state.rules
+        if not rules.revisits:
+            return state
+        fields = get_fields(state)
+        if previous is not None and get_fields(previous)[1:12] == fields[1:12] and previous.rules == _strict(rules):
+            return previous
+        return raw_state(*(_strict(rules), *fields[1:12], (), state.outcome))
 
     @staticmethod
     def cards(state: GameState) -> Iterable[Card]:
         """Every card of ``state``, pile after pile."""
         return chain.from_iterable(state.piles)
+
+
+@functools.lru_cache(maxsize=64)
+def _strict(rules: RuleSet) -> RuleSet:
+    return attrs.evolve(rules, revisits=False)
+
+
+_PLAYOUT = Playout()
 
 
 def _view_key(v: PublicView) -> int:

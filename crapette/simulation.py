@@ -40,33 +40,45 @@ import io
 import pickle
 import sys
 import types
-from concurrent.futures import BrokenExecutor
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from ._checks import check_int
-from ._errors import IllegalMoveError, brief
+from ._messages import brief
 from ._progress import Progress
 from ._progress import progress as _progress
 from ._report import (
-    BotError,
+    Failure,
     GameResult,
-    IllegalBotMoveError,
-    SimulationError,
-    SimulationInterrupted,
     SimulationReport,
-    _bot_failure,
-    _bot_name,
-    _describe,
-    _Failure,
-    _failed_choice,
-    _illegal,
-    _points,
-    _report,
+    bot_failure,
+    bot_name,
+    describe,
+    failed_choice,
+    illegal,
+    make_report,
+    seat_points,
     wilson_interval,
 )
 from ._rules import RuleSet
-from .protocol import DEFAULT_MAX_MOVES, CardGame, Crapette, _portable, _resolve, check_card_game, game_name
+from .errors import (
+    BotError,
+    IllegalBotMoveError,
+    IllegalMoveError,
+    SimulationError,
+    SimulationInterrupted,
+)
+from .protocol import (
+    DEFAULT_MAX_MOVES,
+    CardGame,
+    Crapette,
+    check_card_game,
+    game_name,
+    portable,
+    resolve,
+    same_game,
+)
 
 if TYPE_CHECKING:
     from .bots import Bot
@@ -123,13 +135,13 @@ def _play(
         try:
             move = bot.choose(state)
         except Exception as exc:
-            raise _failed_choice(bot, seats, player, index, deal, moves, exc) from exc
+            raise failed_choice(bot, seats, player, index, deal, moves, exc) from exc
         try:
             state = apply(state, move)
         except IllegalMoveError as exc:
-            raise _illegal(bot, seats, player, index, deal, moves, exc) from exc
+            raise illegal(bot, seats, player, index, deal, moves, exc) from exc
         except TypeError as exc:
-            raise _bot_failure(
+            raise bot_failure(
                 IllegalBotMoveError,
                 f"{brief(bot)}.choose() returned {brief(move)}, not a Move of {game_name(game)} "
                 f"(game {index}, deal {deal}, move {moves}): {exc}",
@@ -155,7 +167,7 @@ def _play(
         reason="over" if reason is None else reason if isinstance(reason, str) else str(reason),
         capped=capped,
         moves=moves,
-        points=_points(outcome, seats),
+        points=seat_points(outcome, seats),
     )
 
 
@@ -176,7 +188,7 @@ def _play_chunk(
     :raises SimulationError: naming the game that failed; its report holds the
         games of this chunk that finished before.
     """
-    game = _resolve(target)
+    game = resolve(target)
     play = _play
     players = len(bots)
     rotations = _rotations(players)
@@ -187,12 +199,12 @@ def _play_chunk(
             # Every game starts from a fresh copy of the bots, so a bot that keeps state
             # gives the same results however the games are split among workers.
             results.append(play(game, copy.deepcopy(bots), index, deal, rotations[index % players], max_moves))
-        except _Failure as failure:
-            raise failure.error(_report(game, bots, seed, max_moves, results)) from failure.__cause__
+        except Failure as failure:
+            raise failure.error(make_report(game, bots, seed, max_moves, results)) from failure.__cause__
         except Exception as exc:
             raise SimulationError(
-                f"game {index} (deal {deal}) failed: {_describe(exc)}",
-                report=_report(game, bots, seed, max_moves, results),
+                f"game {index} (deal {deal}) failed: {describe(exc)}",
+                report=make_report(game, bots, seed, max_moves, results),
                 games=(index,),
             ) from exc
     return results
@@ -204,8 +216,6 @@ def _check_rules(rules: object) -> CardGame[Any, Any, Any]:
         return Crapette(RuleSet.from_name(rules))
     if isinstance(rules, RuleSet):
         return Crapette(rules)
-    if isinstance(rules, Crapette):
-        return rules
     try:
         return check_card_game(rules)
     except TypeError as exc:
@@ -215,15 +225,15 @@ def _check_rules(rules: object) -> CardGame[Any, Any, Any]:
         ) from None
 
 
-def _check_int(name: str, value: object, low: int) -> int:
-    return check_int(name, value, low)
-
-
 _NO_GAME = object()
 
 
+#: Crapette under any rules: what a bot built without ``game=`` plays.
+_CRAPETTE = Crapette("classic")
+
+
 def _check_bots(bots: object, target: CardGame[Any, Any, Any] | None = None) -> tuple[Any, ...]:
-    other = None if target is None or isinstance(target, Crapette) else target
+    other = None if target is None or same_game(target, _CRAPETTE) else target
     count = 2 if other is None else other.num_players
     if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence) or len(bots) != count:
         if other is None:
@@ -239,13 +249,13 @@ def _check_bots(bots: object, target: CardGame[Any, Any, Any] | None = None) -> 
         plays = getattr(bot, "game", _NO_GAME)
         if plays is _NO_GAME:
             continue
-        crapette = plays is None or isinstance(plays, Crapette)
+        crapette = plays is None or same_game(plays, _CRAPETTE)
         if other is None and not crapette:
-            raise TypeError(f"{_bot_name(bot)} plays {game_name(plays)}, not Crapette")
-        if other is not None and plays is not other and plays != other:
+            raise TypeError(f"{bot_name(bot)} plays {game_name(plays)}, not Crapette")
+        if other is not None and not same_game(plays, other):
             wanted = game_name(other)
             raise TypeError(
-                f"{_bot_name(bot)} plays {'Crapette' if crapette else game_name(plays)}, "
+                f"{bot_name(bot)} plays {'Crapette' if crapette else game_name(plays)}, "
                 f"not {wanted}: build it with game={wanted}"
             )
     return tuple(bots)
@@ -303,12 +313,12 @@ def play_game(
     chosen = _check_bots(bots, target)
     if not isinstance(deal, int) or isinstance(deal, bool) or not 0 <= deal < _MAX_SEED:
         raise ValueError(f"deal must be an int with 0 <= deal < 2**64, got {brief(deal)}")
-    _check_int("max_moves", max_moves, 1)
+    check_int("max_moves", max_moves, 1)
     seats = tuple(range(len(chosen)))
     try:
         return _play(target, chosen, 0, deal, seats, max_moves)
-    except _Failure as failure:
-        raise failure.error(_report(target, chosen, deal, max_moves, ())) from failure.__cause__
+    except Failure as failure:
+        raise failure.error(make_report(target, chosen, deal, max_moves, ())) from failure.__cause__
 
 
 # Running many games ---------------------------------------------------------------------------
@@ -429,8 +439,8 @@ def _run_on(
         numbers = tuple(sorted(i for chunk in chunks for i in chunk))
         hint = _broken_pool_hint(target, bots) if isinstance(exc, BrokenExecutor) else ""
         return SimulationError(
-            f"game{'s' if len(numbers) > 1 else ''} {_ranges(numbers)} failed on the executor: {_describe(exc)}{hint}",
-            report=_report(_resolve(target), bots, seed, max_moves, ()),
+            f"game{'s' if len(numbers) > 1 else ''} {_ranges(numbers)} failed on the executor: {describe(exc)}{hint}",
+            report=make_report(resolve(target), bots, seed, max_moves, ()),
             games=numbers,
         )
 
@@ -604,9 +614,9 @@ def simulate(
     """
     target = _check_rules(rules)
     chosen = _check_bots(bots, target)
-    _check_int("games", games, 1)
-    _check_int("seed", seed, 0)
-    _check_int("max_moves", max_moves, 1)
+    check_int("games", games, 1)
+    check_int("seed", seed, 0)
+    check_int("max_moves", max_moves, 1)
     players = len(chosen)
     last = seed + (games - 1) // players
     if last >= _MAX_SEED:
@@ -621,18 +631,18 @@ def simulate(
                 for index in range(games):
                     collector.add(index, _play_chunk(target, chosen, index, index + 1, seed, max_moves))
             else:
-                _run_on(executor, collector, _portable(target), chosen, games, seed, max_moves)
+                _run_on(executor, collector, portable(target), chosen, games, seed, max_moves)
         except SimulationError as error:
             # The games of the failed chunk that finished before the failure, and every other.
             if error.report.results:
                 collector.add(error.report.results[0].index, error.report.results, show=False)
-            error.report = _report(target, chosen, seed, max_moves, collector.games())
+            error.report = make_report(target, chosen, seed, max_moves, collector.games())
             raise
         except KeyboardInterrupt as interrupt:
-            report = _report(target, chosen, seed, max_moves, collector.games())
+            report = make_report(target, chosen, seed, max_moves, collector.games())
             raise SimulationInterrupted(
                 f"interrupted after {report.games} of {games} games", report=report
             ).with_traceback(interrupt.__traceback__) from None
     finally:
         shown.close()
-    return _report(target, chosen, seed, max_moves, collector.results)
+    return make_report(target, chosen, seed, max_moves, collector.results)

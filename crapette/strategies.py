@@ -44,10 +44,10 @@ except ImportError as exc:  # pragma: no cover - exercised by a test that hides 
 from ._cards import ALL_CARDS, Card
 from ._checks import check_seed
 from ._engine import apply_move, legal_moves, new_game
-from ._errors import InvalidRulesError
 from ._moves import Move
 from ._rules import PRESETS, RuleSet
 from ._state import GameState
+from .errors import InvalidRulesError
 
 __all__ = ["cards", "presets", "rulesets", "new_games", "game_states", "moves", "MAX_MOVES_LIMIT"]
 

@@ -34,32 +34,34 @@ from xml.sax.saxutils import escape
 from ._moves import Move
 from ._replay_page import render_html, write_html
 from ._state import ALL_PILES, GameState
-from ._view import PublicView
+from ._svg_draw import CARD_H as CARD_H
+from ._svg_draw import CARD_W as CARD_W
+from ._svg_draw import DECK_COLOURS as DECK_COLOURS
 from ._svg_draw import (
-    _ascii,
-    _check_moves,
-    _check_perspective,
-    _check_size,
-    _check_state,
-    _counts,
-    _draw_pile,
-    _felt,
-    _header,
-    _header_static,
-    _HEIGHT,
-    _labels,
-    _Layout,
-    _marks,
-    _n,
-    _pile_parts,
-    _plate,
-    _plate_key,
-    _shown,
-    _status,
-    _svg_open,
-    _WIDTH,
+    HEIGHT,
+    WIDTH,
+    Layout,
+    ascii_text,
+    check_moves,
+    check_perspective,
+    check_size,
+    check_state,
+    coordinate,
+    count_badges,
+    draw_pile,
+    felt,
+    header,
+    header_static,
+    labels,
+    move_marks,
+    pile_parts,
+    plate,
+    plate_key,
+    seen_piles,
+    status_text,
+    svg_open,
 )
-from ._svg_draw import CARD_H as CARD_H, CARD_W as CARD_W, DECK_COLOURS as DECK_COLOURS
+from ._view import PublicView
 
 __all__ = ["render", "render_html", "write_html"]
 
@@ -135,33 +137,33 @@ def render(
     .. versionchanged:: 0.3.0
        ``state`` may be a :class:`~crapette.PublicView`.
     """
-    state = _check_state(state)
-    perspective = _check_perspective(perspective)
-    moves = _check_moves(highlight, "highlight", unique=True)
-    width = _check_size(size)
-    layout = _Layout(perspective)
+    state = check_state(state)
+    perspective = check_perspective(perspective)
+    moves = check_moves(highlight, "highlight", unique=True)
+    width = check_size(size)
+    layout = Layout(perspective)
     if width is None:
-        w_attr, h_attr = str(_WIDTH), str(_HEIGHT)
+        w_attr, h_attr = str(WIDTH), str(HEIGHT)
     else:
-        w_attr, h_attr = _n(width), _n(width * _HEIGHT / _WIDTH)
+        w_attr, h_attr = coordinate(width), coordinate(width * HEIGHT / WIDTH)
     rules_name = state.rules.preset_name or "custom"
-    title = f"crapette table: {rules_name} rules, move {state.move_count}, {_status(state)}"
+    title = f"crapette table: {rules_name} rules, move {state.move_count}, {status_text(state)}"
     if state.outcome is not None:
         title += f", {state.outcome}"
-    shown = _shown(state)
+    shown = seen_piles(state)
     parts = [
-        _svg_open(w_attr, h_attr),
+        svg_open(w_attr, h_attr),
         f"<title>{escape(title)}</title>",
-        _felt(),
-        _header_static(rules_name),
-        *(cmd.markup() for cmd in _header(state)),
-        *(_draw_pile(layout, _pile_parts(layout, pile), pile, shown[pile.id]) for pile in ALL_PILES),
+        felt(),
+        header_static(rules_name),
+        *(cmd.markup() for cmd in header(state)),
+        *(draw_pile(layout, pile_parts(layout, pile), pile, shown[pile.id]) for pile in ALL_PILES),
     ]
-    marks = _marks(layout, state, shown, moves)
+    marks = move_marks(layout, state, shown, moves)
     if marks:
         parts += ['<g class="highlight">', *(cmd.markup() for cmd in marks), "</g>"]
-    parts.append(_labels(layout, state.rules))
-    parts += [cmd.markup() for cmd in _counts(layout, shown)]
-    parts += [_plate(layout, player, _plate_key(state, player)) for player in (0, 1)]
+    parts.append(labels(layout, state.rules))
+    parts += [cmd.markup() for cmd in count_badges(layout, shown)]
+    parts += [plate(layout, player, plate_key(state, player)) for player in (0, 1)]
     parts.append("</svg>")
-    return _ascii("\n".join(parts) + "\n")
+    return ascii_text("\n".join(parts) + "\n")

@@ -55,12 +55,15 @@ from typing import Any
 
 from . import _engine
 from ._cards import ALL_CARDS, check_seed
-from ._errors import IllegalMoveError, InvalidStateError, brief
+from ._checks import check_int
+from ._messages import brief
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
-from ._rules import RuleSet
 from ._position import parse_position
+from ._rules import RuleSet
 from ._state import ALL_PILES, EndReason, GameState, validate
-from .gamecheck import MAX_ILLEGAL_SAMPLES, CheckSummary, InvariantViolation, _check_count, check_game
+from .bots import GreedyBot
+from .errors import IllegalMoveError, InvalidStateError, InvariantViolation
+from .gamecheck import MAX_ILLEGAL_SAMPLES, CheckSummary, check_game
 
 __all__ = ["check_game", "check_ruleset", "check_state", "InvariantViolation", "CheckSummary", "MAX_ILLEGAL_SAMPLES"]
 
@@ -311,7 +314,7 @@ def check_state(state: GameState, *, seed: int = 0, illegal_samples: int = 8) ->
     """
     if not isinstance(state, GameState):
         raise TypeError(f"check_state() needs a GameState, got {type(state).__name__}")
-    samples = _check_count("illegal_samples", illegal_samples, 0, MAX_ILLEGAL_SAMPLES)
+    samples = check_int("illegal_samples", illegal_samples, 0, MAX_ILLEGAL_SAMPLES)
     _check(state, random.Random(seed), samples)
 
 
@@ -366,9 +369,9 @@ def check_ruleset(
         rules = RuleSet.from_name(rules)
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
-    count = _check_count("games", games, 0)
-    cap = _check_count("max_moves", max_moves, 0)
-    samples = _check_count("illegal_samples", illegal_samples, 0, MAX_ILLEGAL_SAMPLES)
+    count = check_int("games", games, 0)
+    cap = check_int("max_moves", max_moves, 0)
+    samples = check_int("illegal_samples", illegal_samples, 0, MAX_ILLEGAL_SAMPLES)
     if isinstance(greedy, bool) or not isinstance(greedy, (int, float)):
         raise TypeError(f"greedy must be a number from 0 to 1, got {type(greedy).__name__}")
     if not 0 <= greedy <= 1:
@@ -376,8 +379,6 @@ def check_ruleset(
     check_seed(seed)
     if count:
         check_seed(seed + count - 1)
-    from .bots import GreedyBot
-
     bot = GreedyBot()
     total = finished = 0
     for game in range(count):

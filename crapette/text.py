@@ -20,7 +20,7 @@ casual · move 0 · player 0 to move
 from __future__ import annotations
 
 from ._cards import Card, Colour
-from ._errors import brief
+from ._messages import brief
 from ._outcome import Outcome
 from ._rules import TableauSources
 from ._seen import check_table, shown
@@ -51,12 +51,12 @@ class _Paint:
 
 # A player named "you" is spoken to in the second person.
 
-def _verb(name: str, verb: str) -> str:
+def verb_of(name: str, verb: str) -> str:
     return f"{name} {verb}" if name == "you" else f"{name} {verb}s"
 
 
 def _result_text(outcome: Outcome, names: tuple[str, str]) -> str:
-    head = "draw" if outcome.winner is None else _verb(names[outcome.winner], "win")
+    head = "draw" if outcome.winner is None else verb_of(names[outcome.winner], "win")
     tail = "" if outcome.scores is None else f", {outcome.scores[0]}-{outcome.scores[1]}"
     return f"{head} ({outcome.ending or outcome.reason.value}){tail}"
 

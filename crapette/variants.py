@@ -35,11 +35,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from ._cards import Card, _splitmix64
-from ._errors import InvalidRulesError, brief
+from ._cards import Card, splitmix64
+from ._messages import brief
 from ._moves import Move, Play
 from ._parts import Build, Ending, FirstPlayer, Scoring, register
 from ._state import GameState, Pile
+from .errors import InvalidRulesError
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
@@ -89,7 +90,7 @@ class RandomFirstPlayer(FirstPlayer):
     name = "random"
 
     def who_starts(self, deal: GameState, seed: int) -> int:
-        return next(_splitmix64(seed ^ _FIRST_PLAYER_SALT)) & 1
+        return next(splitmix64(seed ^ _FIRST_PLAYER_SALT)) & 1
 
 
 @register

@@ -23,12 +23,25 @@ sys.path.insert(0, str(ROOT))
 
 import crapette  # noqa: E402
 
-# The public names say they live in ``crapette``; autodoc reads the comments that
-# document attributes from the source of the module that defines them.
-for _name in crapette.__all__:
-    _obj = getattr(crapette, _name)
-    if hasattr(_obj, "__source_module__"):
-        _obj.__module__ = _obj.__source_module__
+import crapette.errors  # noqa: E402
+
+
+def _read_attributes_at_home(app: Any) -> None:
+    """Let autodoc read the comments that document attributes where they are written.
+
+    The public names say they live in ``crapette`` (or their public module);
+    the comments that document their attributes are in the module that defines
+    them (``__source_module__``). The doctest builder keeps the public homes,
+    which is what a traceback in an example shows.
+    """
+    if app.builder.name == "doctest":
+        return
+    for obj in [getattr(crapette, name) for name in crapette.__all__] + [
+        getattr(crapette.errors, name) for name in crapette.errors.__all__
+    ]:
+        if hasattr(obj, "__source_module__"):
+            obj.__module__ = obj.__source_module__
+
 
 project = "crapette"
 author = "The crapette developers"
@@ -80,12 +93,12 @@ _EXTERNAL = (
     r"DeprecationWarning|FutureWarning|UserWarning|Warning|OSError|EOFError|KeyboardInterrupt)",
     r"(typing|typing_extensions|collections|collections\.abc|abc|enum|random|concurrent|"
     r"concurrent\.futures|multiprocessing|os|io|json|pathlib|datetime|argparse|re|"
-    r"functools|itertools|operator|dataclasses|numbers|types|warnings|xml)(\..*)?",
+    r"functools|itertools|operator|dataclasses|numbers|types|warnings|xml|time)(\..*)?",
     r"(attrs?|hypothesis|dask|distributed|ray|tqdm|rich|IPython|numpy|np|pytest)(\..*)?",
     r"(gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?",
     # Type variables and the option kinds, which are internal.
     r"crapette\._(parts|options)\.(_P|P|E|T|Kind)",
-    r"crapette\.(gamekit|bots|protocol)\.(StateT|MoveT|_StateIn|_MoveOut)",
+    r"crapette\.(gamekit|bots|bots\._base|protocol)\.(StateT|MoveT|_StateIn|_MoveOut)",
     # Bare names that annotations leave unqualified.
     r"(Any|Callable|Iterable|Iterator|Sequence|Mapping|MutableMapping|Generator|Optional|"
     r"Union|Literal|Protocol|TypeVar|Self|ClassVar|Final|Executor|Future|Random|Path|"
@@ -153,8 +166,9 @@ def _check_every_public_name_documented(app: Any, env: Any) -> None:
     objects = env.get_domain("py").objects
     missing = [name for name in crapette.__all__ if f"crapette.{name}" not in objects]
     for module in (
-        "bots", "analysis", "simulation", "svg", "strategies", "testing", "variants",
-        "observation", "pettingzoo", "gymnasium", "openspiel", "protocol",
+        "bots", "bots.simple", "bots.montecarlo", "bots.planner", "bots.treesearch", "evaluation",
+        "analysis", "simulation", "svg", "strategies", "testing", "variants",
+        "episode", "observation", "pettingzoo", "gymnasium", "openspiel", "protocol",
     ):
         try:
             mod = importlib.import_module(f"crapette.{module}")
@@ -215,6 +229,7 @@ def _options_directive() -> Any:
 
 
 def setup(app: Any) -> None:
+    app.connect("builder-inited", _read_attributes_at_home)
     app.connect("missing-reference", _resolve_private)
     app.connect("env-check-consistency", _check_every_public_name_documented)
     app.add_directive("crapette-options", _options_directive())

@@ -21,7 +21,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 
 import crapette.openspiel  # noqa: F401  (registers the game "crapette")
 from crapette import apply_move, legal_moves
-from crapette.observation import rewards
+from crapette.episode import rewards
 
 
 class EngineRollouts(mcts.Evaluator):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import inspect
+import re
 
 import pytest
 
 import crapette
 from crapette import GameState, Pile, apply_move, legal_moves, new_game
-
 
 # Every public name shows an example --------------------------------------------------------------
 
@@ -42,7 +42,7 @@ def test_public_names_live_in_the_package_namespace() -> None:
         apply_move(new_game("casual", seed=1), crapette.parse_move("end"))
     assert type(info.value).__module__ == "crapette"
     assert "crapette.IllegalMoveError" in repr(type(info.value))
-    from crapette._errors import RecordError
+    from crapette.errors import RecordError
 
     assert RecordError is crapette.RecordError
 
@@ -105,3 +105,58 @@ def test_the_version_the_changelog_and_the_docs_notes_agree() -> None:
         for version in re.findall(r"\.\. (?:versionadded|versionchanged|deprecated):: (\S+)", path.read_text("utf-8"))
     ]
     assert notes and [(name, v) for name, v in notes if v not in released] == []
+
+
+def test_the_stability_page_names_every_public_module_of_the_package() -> None:
+    import pkgutil
+    from pathlib import Path
+
+    import crapette
+
+    package = Path(crapette.__file__).parent
+    public = {
+        info.name
+        for info in pkgutil.walk_packages([str(package)], prefix="crapette.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+    }
+    page = (package.parent / "docs" / "stability.rst").read_text(encoding="utf-8")
+    named = set(re.findall(r":mod:`(crapette\.[\w.]+)`", page))
+    assert public - named == set(), f"docs/stability.rst leaves out {sorted(public - named)}"
+
+
+def test_every_exception_of_the_package_lives_in_crapette_errors() -> None:
+    # Each public exception is defined in crapette.errors and is the same
+    # object wherever it is documented; no other module defines a public one.
+    import ast
+    import importlib
+    from pathlib import Path
+
+    from crapette import errors
+
+    package = Path(crapette.__file__).parent
+    defined_elsewhere = []
+    for path in package.rglob("*.py"):
+        if path.name == "errors.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                bases = {getattr(b, "id", getattr(b, "attr", "")) for b in node.bases}
+                if any(b.endswith(("Error", "Exception", "Interrupt", "Violation")) for b in bases):
+                    defined_elsewhere.append(f"{path.relative_to(package)}: {node.name}")
+    # Private helpers that never reach a user: the simulation's failure in a
+    # worker and the command line's exit.
+    assert sorted(defined_elsewhere) == ["_report.py: Failure", "cli/_common.py: Fail"]
+    for module, names in {
+        "crapette": [n for n in errors.__all__ if hasattr(crapette, n)],
+        "crapette.simulation": ["SimulationError", "BotError", "IllegalBotMoveError", "SimulationInterrupted"],
+        "crapette.testing": ["InvariantViolation"],
+    }.items():
+        home = importlib.import_module(module)
+        for name in names:
+            assert getattr(home, name) is getattr(errors, name)
+            assert getattr(errors, name).__module__ == module
+    assert set(errors.__all__) == {
+        name for name in dir(errors) if isinstance(getattr(errors, name), type)
+        and issubclass(getattr(errors, name), BaseException) and not name.startswith("_")
+        and getattr(errors, name).__source_module__ == "crapette.errors"
+    }

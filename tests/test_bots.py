@@ -40,6 +40,9 @@ from crapette.strategies import game_states
 
 PRESETS = (RuleSet.casual(), RuleSet.classic())
 
+# TreeSearchBot is deprecated (0.3.0); its tests keep it working, and one checks that it warns.
+pytestmark = pytest.mark.filterwarnings("ignore:TreeSearchBot is deprecated:DeprecationWarning")
+
 
 def positions(rules: RuleSet, seed: int, count: int, every: int = 7) -> list[GameState]:
     """``count`` positions with a choice (two legal moves or more) of a game played at random.
@@ -220,7 +223,7 @@ def test_determinize_is_the_one_deal_of_the_hidden_cards_that_the_searches_and_t
     assert determinize is _view.determinize
     for state in positions(_rules(rules), seed=4, count=3):
         v = view(state)
-        dealer, mine, theirs = _view._Dealer(v), random.Random(9), random.Random(9)
+        dealer, mine, theirs = _view.Dealer(v), random.Random(9), random.Random(9)
         for _ in range(4):
             world = dealer.deal(mine)
             assert world == determinize(v, theirs)
@@ -293,14 +296,26 @@ def test_greedy_bot_moves_a_card_between_tableau_piles_to_uncover_a_foundation_p
 # Choosing, naming, errors -----------------------------------------------------------------
 
 
-def test_make_bot_knows_every_bot_name() -> None:
+def test_make_bot_knows_every_bot_by_its_own_name_and_search_as_an_alias() -> None:
     assert [type(make_bot(name)).__name__ for name in BOT_NAMES] == [
-        "RandomBot", "GreedyBot", "PlanningBot", "PlanningBot", "PlanningBot", "PlanningBot",
+        "RandomBot", "GreedyBot", "SearchBot", *["PlanningBot"] * 8,
     ]
-    assert make_bot(" Search ", seed=4) == PlanningBot.at_level("normal", seed=4)
-    assert make_bot("search:Strong", seed=4) == PlanningBot(seed=4, playouts=LEVELS["strong"])
+    for name in BOT_NAMES[:4]:
+        assert make_bot(name).name == name  # each bot's own name makes it
+    assert make_bot(" Search ", seed=4) == make_bot("plan", seed=4) == PlanningBot.at_level("normal", seed=4)
+    assert make_bot("search:Strong", seed=4) == make_bot("plan:strong", seed=4) == PlanningBot(seed=4, playouts=LEVELS["strong"])
+    assert make_bot("montecarlo", seed=4) == SearchBot(seed=4)
     with pytest.raises(ValueError, match="unknown bot 'alpha'"):
         make_bot("alpha")
+
+
+def test_the_tree_search_is_deprecated_and_still_plays() -> None:
+    with pytest.warns(DeprecationWarning, match="TreeSearchBot is deprecated since 0.3.0"):
+        bot = TreeSearchBot(seed=1, playouts=20)
+    with pytest.warns(DeprecationWarning, match="the tree search bot is deprecated"):
+        assert make_bot("tree", seed=1) == TreeSearchBot(seed=1)
+    state = new_game("classic", seed=2)
+    assert bot.choose(state) in legal_moves(state)
 
 
 def test_bots_refuse_a_finished_game_and_things_that_are_not_states() -> None:
@@ -310,7 +325,7 @@ def test_bots_refuse_a_finished_game_and_things_that_are_not_states() -> None:
     for bot in bots_under_test():
         with pytest.raises(ValueError, match="game is over"):
             bot.choose(state)
-        with pytest.raises(TypeError, match="GameState"):
+        with pytest.raises(TypeError, match="GameState|state of crapette"):
             bot.choose("classic 0 0 -")  # type: ignore[arg-type]
 
 
@@ -354,7 +369,7 @@ def test_every_bot_plays_whole_games_legally_under_both_presets() -> None:
 
 
 def test_tree_search_levels_grow_with_their_budgets() -> None:
-    from crapette._ismcts import LEVELS as TREE_LEVELS
+    from crapette.bots.treesearch import LEVELS as TREE_LEVELS
 
     assert TREE_LEVELS["easy"] < TREE_LEVELS["normal"] < TREE_LEVELS["strong"]
     assert [TreeSearchBot.at_level(name).playouts for name in TREE_LEVELS] == list(TREE_LEVELS.values())
@@ -443,4 +458,6 @@ def test_a_bot_that_remembers_its_turn_plays_the_same_through_a_process_pool() -
             assert game(through_pool) == game(local.choose)
     bot = SearchBot(seed=4, budget=30)
     bot.choose(new_game("classic", seed=6))
-    assert pickle.loads(pickle.dumps(bot)).__dict__["_turn"] == bot.__dict__["_turn"]
+    kept = bot.__dict__["_next"]
+    assert kept is not None and kept.rules.revisits is False  # the position searched, as the engine bars returns
+    assert pickle.loads(pickle.dumps(bot)).__dict__["_next"] == kept

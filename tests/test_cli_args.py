@@ -89,8 +89,8 @@ def test_undecodable_input_and_an_ascii_output_give_no_traceback() -> None:
         ("{m}:NeedsArguments", "NeedsArguments() failed: TypeError:"),
         ("broken_module:Bot", "importing 'broken_module' failed: ZeroDivisionError: division by zero"),
         ("{m}:FirstBot:3", "a bot of your own takes no seed"),
-        ("chess:3", "unknown bot 'chess': NAME:N seeds one of random, greedy, search"),
-        ("random:x", "unknown bot 'random:x': expected one of random, greedy, search"),
+        ("chess:3", "unknown bot 'chess': NAME:N seeds one of random, greedy, montecarlo, plan"),
+        ("random:x", "unknown bot 'random:x': expected one of random, greedy, montecarlo, plan"),
         (":Bot", "expected module:Class for a bot of your own, got ':Bot'"),
     ],
 )

@@ -11,7 +11,7 @@ import pytest
 
 from crapette import GameRecord, apply_move, legal_moves, new_game
 from crapette.bots import RandomBot
-from crapette.cli._args import _parser
+from crapette.cli._args import make_parser
 from crapette.text import render_text
 
 from cli_helpers import ESC, bot_game, run, user_bots
@@ -22,7 +22,7 @@ from cli_helpers import _in_a_temporary_directory  # noqa: F401 (an autouse fixt
 
 
 def test_simulate_with_no_options_is_the_readme_command() -> None:
-    args = _parser().parse_args(["simulate"])
+    args = make_parser().parse_args(["simulate"])
     assert (args.rules.preset_name, args.games, args.bots, args.workers, args.seed) == (
         "classic", 200, (("greedy", None, None), ("random", None, None)), 1, 0,
     )

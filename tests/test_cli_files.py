@@ -281,10 +281,10 @@ def test_a_failed_picture_or_page_leaves_the_previous_file_intact(tmp_path: Path
 
 KILLED_MIDWAY = """
 import os, signal, sys
-from crapette.cli._files import _write, _writing
+from crapette.cli._files import write_file, writing
 
-_write(sys.argv[1], "the previous save\\n")
-with _writing(sys.argv[1]) as file:
+write_file(sys.argv[1], "the previous save\\n")
+with writing(sys.argv[1]) as file:
     file.write("half of a new save" * 10000)
     file.flush()
     os.kill(os.getpid(), signal.SIGKILL)

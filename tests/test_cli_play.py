@@ -108,6 +108,55 @@ def test_hint_shows_the_planned_moves_to_the_end_of_the_turn_segment(
     assert not reveals(state, planned[0]) and reveals(apply_move(state, planned[0]), planned[1])
 
 
+class _FollowHints:
+    """A player at the terminal who asks for a hint, plays its first move, and asks again."""
+
+    def __init__(self, capsys: pytest.CaptureFixture[str], moves: int) -> None:
+        self.capsys, self.left, self.asked = capsys, moves, False
+
+    def readline(self, size: int = -1) -> str:
+        out = self.capsys.readouterr().out
+        sys.__stdout__.flush()
+        if self.left == 0:
+            return ""  # the end of the input: the game is left as it is
+        if not self.asked:
+            self.asked = True
+            return "hint\n"
+        self.asked = False
+        self.left -= 1
+        return out.rsplit("hint: ", 1)[1].split()[0] + "\n"
+
+
+def test_following_the_hints_never_returns_to_a_position_of_the_same_turn(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Classic, seed 6: hints planned afresh at each move used to send cards to and fro
+    # (T4-T0 T0-T4 T6-T0 T0-T6 ...); with the game so far, a hint never leads back.
+    from crapette import Game, position_key
+
+    played: list[tuple[int, object]] = []
+    push = Game.push
+
+    def recording(self: Game, move: object) -> None:
+        push(self, move)  # type: ignore[arg-type]
+        played.append((self.state.current_player, position_key(self.state)))
+
+    monkeypatch.setattr(Game, "push", recording)
+    monkeypatch.setattr(sys, "stdin", _FollowHints(capsys, 40))
+    main(["play", "--seed", "6", "--bot", "greedy"])
+    mine = 0
+    seen: set[object] = set()
+    for player, key in played:
+        if player != 0:
+            seen = set()
+            continue
+        mine += 1
+        if key in seen:
+            pytest.fail(f"back to a position of the turn after {mine} moves")
+        seen.add(key)
+    assert mine >= 30
+
+
 # The terminal game reads well --------------------------------------------------------------------
 
 
@@ -342,7 +391,7 @@ def test_an_unexpected_error_saves_the_game_first_and_says_where(
     def broken(self: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("crapette.cli._play._Session.list_moves", broken)
+    monkeypatch.setattr("crapette.cli._play.Session.list_moves", broken)
     code, _, err = run(["play", "--seed", "5"], capsys, monkeypatch, stdin="1\nmoves\n")
     (saved,) = tmp_path.glob("crapette-*.json")
     assert code == 1 and err.count("\n") == 1

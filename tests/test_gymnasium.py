@@ -34,7 +34,11 @@ from crapette import (  # noqa: E402
 from crapette.bots import GreedyBot, RandomBot  # noqa: E402
 from crapette.text import render_text  # noqa: E402
 from crapette.gymnasium import ENV_IDS, CrapetteEnv, PolicyBot  # noqa: E402
-from crapette.observation import action_mask, encode, rewards, truncated_outcome  # noqa: E402
+from crapette.episode import rewards  # noqa: E402
+from crapette.observation import action_mask, encode  # noqa: E402
+from crapette.protocol import Crapette  # noqa: E402
+
+truncated_outcome = Crapette.cut_short
 
 
 FIELDS_OBSERVER = slice(2080, 2082)
@@ -75,7 +79,7 @@ def test_seeded_resets_deal_the_same_games() -> None:
     _obs, info_c = a.reset(seed=4)
     assert info_c["deal"] != info_a["deal"]
     _obs, info = a.reset(options={"deal": 12})
-    assert info == {"deal": 12, "seat": 0} and a.deal == 12
+    assert info == {"deal": 12, "seat": 0, "illegal_action": False, "forfeit": None} and a.deal == 12
 
 
 @pytest.mark.parametrize("seat", [0, 1])
@@ -321,7 +325,8 @@ def test_the_seat_is_fixed_alternating_or_random_and_an_option_of_reset() -> Non
     assert [again.reset()[1]["seat"] for _ in range(40)] == seats  # the generator draws the seats
     for env in (fixed, alternating, drawn):
         _obs, info = env.reset(options={"seat": 0, "deal": 3})
-        assert info == {"deal": 3, "seat": 0} and env.seat == 0 and env.game_state.current_player == 0
+        assert info == {"deal": 3, "seat": 0, "illegal_action": False, "forfeit": None}
+        assert env.seat == 0 and env.game_state.current_player == 0
         observation, info = env.reset(options={"seat": 1, "deal": 3})
         assert info["seat"] == 1 and env.game_state.current_player == 1
         assert observation["observation"][2081] == 1  # the observer field: the agent is player 1
@@ -585,4 +590,4 @@ def test_reset_options_that_are_not_a_dict_or_hold_an_unknown_key_are_refused(
     env = CrapetteEnv()
     with pytest.raises(error, match=message):
         env.reset(options=options)  # type: ignore[arg-type]
-    assert env.reset(options={"deal": 3})[1] == {"deal": 3, "seat": 0}
+    assert env.reset(options={"deal": 3})[1] == {"deal": 3, "seat": 0, "illegal_action": False, "forfeit": None}

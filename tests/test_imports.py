@@ -46,12 +46,12 @@ ARCHITECTURE = ROOT / "docs" / "architecture.rst"
 #: The layers of docs/architecture.rst, from the bottom up.
 LAYER_NAMES = (
     "cards", "parts", "moves", "state", "engine", "turns", "view",
-    "formats", "protocol", "play", "text, svg", "adapters", "cli", "testing",
+    "formats", "evaluation", "protocol", "play", "text, svg", "adapters", "cli", "testing",
 )  # fmt: skip
 _L = {name: number for number, name in enumerate(LAYER_NAMES)}
 #: Each module's layer (names without the ``crapette.`` prefix; "crapette" is the package's __init__).
 LAYERS = {
-    "_errors": _L["cards"], "_checks": _L["cards"], "_cards": _L["cards"],
+    "errors": _L["cards"], "_messages": _L["cards"], "_checks": _L["cards"], "_cards": _L["cards"],
     "_outcome": _L["parts"], "_hooks": _L["parts"], "_parts": _L["parts"], "_part_text": _L["parts"],
     "_options": _L["parts"],
     "_rules": _L["parts"],
@@ -64,11 +64,12 @@ LAYERS = {
     "_record_text": _L["formats"], "_record": _L["formats"], "_actions": _L["formats"], "_game": _L["formats"],
     "crapette": _L["formats"],
     "protocol": _L["protocol"], "gamekit": _L["protocol"],
-    "_heuristics": _L["play"], "_evaluation": _L["play"], "_ismcts": _L["play"], "_planner": _L["play"],
-    "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"],
+    "_greedy": _L["evaluation"], "evaluation": _L["evaluation"],
+    "bots._base": _L["play"], "bots.simple": _L["play"], "bots.montecarlo": _L["play"], "bots.planner": _L["play"],
+    "bots.treesearch": _L["play"], "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"],
     "gamecheck": _L["play"], "analysis": _L["play"],
     "_seen": _L["text, svg"], "wording": _L["text, svg"], "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
-    "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
+    "episode": _L["adapters"], "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
     "openspiel": _L["adapters"],
     "cli._common": _L["cli"], "cli._files": _L["cli"], "cli._args": _L["cli"], "cli._play": _L["cli"],
     "cli._commands": _L["cli"], "cli": _L["cli"], "__main__": _L["cli"], "frontend": _L["cli"],
@@ -185,8 +186,8 @@ def test_the_cycle_check_finds_a_cycle() -> None:
 
 def test_the_graph_sees_the_imports_that_run_and_not_the_others() -> None:
     graph = _graph()
-    assert "crapette._heuristics" in graph["crapette.bots"]
-    assert "crapette._heuristics" in graph["crapette._ismcts"]
+    assert "crapette.bots.planner" in graph["crapette.bots"]
+    assert "crapette._greedy" in graph["crapette.evaluation"]
     assert "crapette._record_json" in graph["crapette._record"]
     # _record_json names GameRecord only for the type checker.
     assert "crapette._record" not in graph["crapette._record_json"]
@@ -212,7 +213,8 @@ def _any_imports(module: str) -> set[str]:
     found = set()
     for node in _walk_running(ast.parse(_path(module).read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.level:
-            base = f"{package}.{node.module}" if node.module else package
+            anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            base = f"{anchor}.{node.module}" if node.module else anchor
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("crapette"):
@@ -225,11 +227,11 @@ def _any_imports(module: str) -> set[str]:
 @pytest.mark.parametrize(
     ("low", "high"),
     [
-        ("crapette._heuristics", "crapette.bots"),
-        ("crapette._heuristics", "crapette._ismcts"),
-        ("crapette._ismcts", "crapette.bots"),
-        ("crapette.protocol", "crapette.bots"),
-        ("crapette._view", "crapette.bots"),
+        ("crapette._greedy", "crapette.evaluation"),
+        ("crapette.evaluation", "crapette.bots.planner"),
+        ("crapette.bots.treesearch", "crapette.bots"),
+        ("crapette.protocol", "crapette.bots._base"),
+        ("crapette._view", "crapette.bots._base"),
         ("crapette._record_json", "crapette._record"),
         ("crapette._record_text", "crapette._record"),
         ("crapette._record_format", "crapette._record"),
@@ -407,3 +409,70 @@ def test_no_module_of_the_package_is_over_900_lines() -> None:
         if (count := len(path.read_text(encoding="utf-8").splitlines())) > 900
     }
     assert not long, f"modules over 900 lines: {long}"
+
+
+def _imported_names(module: str) -> list[tuple[str, str, bool]]:
+    """Every name ``module`` imports from the package, anywhere in it: (from module, name, inside a function)."""
+    package = module if _is_package(module) else module.rsplit(".", 1)[0]
+    tree = ast.parse(_path(module).read_text(encoding="utf-8"))
+    found: list[tuple[str, str, bool]] = []
+
+    def visit(node: ast.AST, inside: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, True)
+                continue
+            if isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    anchor = package.rsplit(".", child.level - 1)[0] if child.level > 1 else package
+                    base = f"{anchor}.{base}" if base else anchor
+                if base == "crapette" or base.startswith("crapette."):
+                    found.extend((base, alias.name, inside) for alias in child.names)
+            elif isinstance(child, ast.Import):
+                found.extend(("", alias.name, inside) for alias in child.names if alias.name.startswith("crapette"))
+            visit(child, inside)
+
+    visit(tree, False)
+    return found
+
+
+def _private_names(modules: list[str]) -> list[str]:
+    """The names a module imports from another module of the package that begin with one underscore."""
+    return sorted(
+        f"{_short(module)} imports {name} from {_short(source)}"
+        for module in modules
+        for source, name, _ in _imported_names(module)
+        if source and name.startswith("_") and not name.startswith("__") and f"{source}.{name}" not in MODULES
+    )
+
+
+def test_no_module_imports_another_modules_underscore_name() -> None:
+    # A name shared between modules is public (no leading underscore), even in a private module:
+    # the underscore means "this module only".
+    assert _private_names(MODULES) == []
+
+
+def test_the_underscore_check_finds_an_underscore_name(tmp_path: Path) -> None:
+    assert not [row for row in _private_names(["crapette.bots"]) if "_base" in row]  # a private module may be imported
+    assert _private_names(["crapette._engine"]) == []
+
+
+#: The imports of the package made inside a function, each with why: the one place the layers are
+#: reached from below, or a module that is slow or optional to import. Any other is at module level.
+FUNCTION_IMPORTS = {
+    ("_state", "crapette._position"): "str(state) is the position string, written by the formats layer",
+    ("_state", "crapette.svg"): "a state's picture in Jupyter (_repr_svg_)",
+    ("_hypothesis_hook", "crapette.strategies"): "Hypothesis' entry point loads the strategies when Hypothesis starts",
+    ("cli._args", "crapette"): "the version, read when the parser is made",
+}
+
+
+def test_imports_inside_functions_are_the_few_allowed() -> None:
+    found = {
+        (_short(module), source or name)
+        for module in MODULES
+        for source, name, inside in _imported_names(module)
+        if inside
+    }
+    assert found <= set(FUNCTION_IMPORTS), f"imports inside functions: {sorted(found - set(FUNCTION_IMPORTS))}"

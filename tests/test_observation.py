@@ -38,11 +38,9 @@ from crapette.observation import (  # noqa: E402
     OBSERVATION_VERSION,
     action_mask,
     encode,
-    forfeit,
-    rewards,
-    score_scale,
-    truncated_outcome,
 )
+from crapette.episode import forfeit, rewards, score_scale  # noqa: E402
+from crapette.protocol import Crapette  # noqa: E402
 from crapette.strategies import game_states  # noqa: E402
 
 PILES = [f"F{i}" for i in range(8)] + [f"T{i}" for i in range(8)] + ["R0", "R1", "W0", "W1"]
@@ -357,7 +355,6 @@ def test_rewards_are_win_loss_by_default() -> None:
 
 
 def test_points_rewards_are_crapettes_payoff() -> None:
-    from crapette.protocol import Crapette
 
     for outcome in (
         Outcome(winner=0, reason=EndReason.EMPTIED, scores=(61, 0)),
@@ -399,10 +396,10 @@ def test_a_truncated_game_is_settled_by_penalties() -> None:
         reserves={0: "9H0", 1: "4S1 5S1 6S1"},
         rest={0: "H", 1: "H"},
     )
-    outcome = truncated_outcome(state)
+    outcome = Crapette.cut_short(state)
     assert outcome.winner == 0 and outcome.scores is not None and outcome.scores[0] > 0
     assert rewards(outcome) == (1.0, -1.0)
-    casual = truncated_outcome(new_game("casual", seed=1))
+    casual = Crapette.cut_short(new_game("casual", seed=1))
     assert casual.winner is None and rewards(casual) == (0.0, 0.0)
 
 

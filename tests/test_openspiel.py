@@ -31,7 +31,11 @@ from crapette import (  # noqa: E402
     move_to_action,
     view,
 )
-from crapette.observation import OBSERVATION_SIZE, encode, rewards, truncated_outcome  # noqa: E402
+from crapette.episode import rewards  # noqa: E402
+from crapette.observation import OBSERVATION_SIZE, encode  # noqa: E402
+from crapette.protocol import Crapette  # noqa: E402
+
+truncated_outcome = Crapette.cut_short
 from crapette.openspiel import DEAL_NODES, CrapetteGame, CrapetteState, deal_actions  # noqa: E402
 from crapette.strategies import rulesets  # noqa: E402
 
@@ -262,7 +266,7 @@ def test_observations_are_the_encoding_and_hide_face_down_cards() -> None:
             tensor = np.array(clone.observation_tensor(player), dtype=np.float32)
             assert np.array_equal(tensor, encode(inner, player))
         other = clone.clone()
-        other._play = other._play._replace(game=reshuffle_hidden(inner, rng))
+        other._play = other._play._replace(episode=attrs.evolve(other._play.episode, state=reshuffle_hidden(inner, rng)))
         assert other.observation_string(0) == clone.observation_string(0)
         assert other.observation_tensor(1) == clone.observation_tensor(1)
 

@@ -18,7 +18,6 @@ from crapette import (
     GameRecord,
     GameState,
     InvalidRulesError,
-    Move,
     RulePartError,
     RuleSet,
     Scoring,
@@ -57,8 +56,9 @@ def _ending(name: str, answer: Any = False, after: int = 0, **hooks: Any) -> End
 @pytest.mark.parametrize("answer", ["no", math.nan, None, 1])
 def test_an_ending_that_answers_other_than_true_or_false_is_refused_naming_part_and_hook(answer: Any) -> None:
     part = _ending(f"test-hooks-answers-{type(answer).__name__.lower()}", answer)
+    rules = attrs.evolve(CASUAL, endings=[part])  # made, then refused the first time it is played
     with pytest.raises(RulePartError, match=r"the ending test-hooks-answers-\w+: ends\(\) returned .*not True or False") as info:
-        attrs.evolve(CASUAL, endings=[part])
+        new_game(rules)
     assert (info.value.part, info.value.hook) == (str(part), "ends")
 
 
@@ -78,8 +78,9 @@ def test_an_exception_from_an_endings_hook_is_wrapped_naming_part_and_hook(hook:
         raise error("boom")
 
     part = _ending(f"test-hooks-raises-{hook}", **{hook: boom})
+    rules = attrs.evolve(CASUAL, endings=[part])
     with pytest.raises(RulePartError, match=rf"the ending test-hooks-raises-{hook}: {hook}\(\) raised {error.__name__}: boom") as info:
-        attrs.evolve(CASUAL, endings=[part])
+        new_game(rules)
     assert isinstance(info.value.__cause__, error)
     assert info.value.hook == hook
 
@@ -158,10 +159,10 @@ def test_an_exception_from_who_starts_is_wrapped_naming_part_and_hook(error: typ
             raise error("no")
 
     with pytest.raises(RulePartError, match=rf"the first-player rule test-hooks-first-\w+: who_starts\(\) raised {error.__name__}"):
-        attrs.evolve(CASUAL, first_player=Raises())
+        new_game(attrs.evolve(CASUAL, first_player=Raises()))
 
 
-def test_a_first_player_rule_that_is_not_deterministic_is_refused_when_the_rules_are_made() -> None:
+def test_a_first_player_rule_that_is_not_deterministic_is_refused_when_the_rules_are_first_played() -> None:
     flips = iter(range(10**6))
 
     @register
@@ -171,8 +172,9 @@ def test_a_first_player_rule_that_is_not_deterministic_is_refused_when_the_rules
         def who_starts(self, deal: GameState, seed: int) -> int:
             return next(flips) % 2
 
+    rules = attrs.evolve(CASUAL, first_player=Flip())
     with pytest.raises(RulePartError, match=r"test-hooks-flip: who_starts\(\) answered 0 then 1 on the same deal .*function of the deal"):
-        attrs.evolve(CASUAL, first_player=Flip())
+        new_game(rules, seed=3)
 
 
 def test_a_first_player_rule_answering_two_is_refused() -> None:
@@ -184,7 +186,7 @@ def test_a_first_player_rule_answering_two_is_refused() -> None:
             return 2
 
     with pytest.raises(RulePartError, match=r"who_starts\(\) returned 2, not 0 or 1"):
-        parse_rules("casual(first_player=test-hooks-two)")
+        new_game(parse_rules("casual(first_player=test-hooks-two)"))
 
 
 def test_a_building_rule_that_raises_is_the_same_error() -> None:

@@ -190,7 +190,7 @@ def test_crapette_view_is_the_same_for_both_players_and_checks_the_player() -> N
 
 
 def test_crapette_returns_are_the_points_difference_and_the_adapters_rewards() -> None:
-    from crapette.observation import rewards
+    from crapette.episode import rewards
 
     for rules, scored in (("classic(move_limit=10)", True), ("casual(move_limit=10)", False)):
         game = Crapette(rules)

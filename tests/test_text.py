@@ -113,15 +113,15 @@ def test_crapette_cli_render_text_still_works_but_warns() -> None:
     assert imported is render_text
 
 
-def test_the_cli_keeps_its_other_names_without_a_warning() -> None:
+def test_the_cli_keeps_its_public_names_without_a_warning_and_no_private_ones() -> None:
     import crapette.cli
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert crapette.cli.MAX_LINE == 1000 and crapette.cli.DEFAULT_GAMES == 200
-        # Names of the old one-file module, found in the modules that now hold them:
-        for name in ("_bot_spec", "_Session", "_read_record", "_simulate", "_Paint", "_usable_cpus", "simulate"):
-            assert getattr(crapette.cli, name) is not None, name
+    # The private names of the old one-file module are gone since 0.3.0: they were never public.
+    for name in ("_bot_spec", "_Session", "_read_record", "_simulate", "_Paint", "_usable_cpus"):
+        assert not hasattr(crapette.cli, name), name
     with pytest.raises(AttributeError, match="has no attribute 'nothing_here'"):
         crapette.cli.nothing_here  # noqa: B018
 

@@ -8,7 +8,7 @@ import random
 import attrs
 import pytest
 
-from conftest import draw_or_end, forget, permute_unseen, turned_over, play, random_states
+from conftest import draw_or_end, forget, permute_unseen, turned_over, random_states
 from crapette import Card, GameState, PublicView, RuleSet, apply_move, legal_moves, new_game, parse_position, view
 from crapette._view import determinize
 

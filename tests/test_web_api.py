@@ -39,6 +39,7 @@ from crapette import (  # noqa: E402
     parse_card,
     parse_move,
     parse_record,
+    position_key,
     reveals,
     view,
 )
@@ -246,7 +247,7 @@ def test_a_rules_text_sets_the_rules(server: Client) -> None:
         ({"seed": "12"}, "'seed' must be a whole number"),
         ({"seed": True}, "'seed' must be a whole number"),
         ({"seed": 1.5}, "'seed' must be a whole number"),
-        ({"bot": "chess"}, "'bot' must be one of random, greedy, search, search:easy, search:normal, search:strong, got 'chess'"),
+        ({"bot": "chess"}, "'bot' must be one of random, greedy, montecarlo, plan, plan:easy, plan:normal, plan:strong, search, search:easy, search:normal, search:strong, got 'chess'"),
         ({"seat": 2}, "'seat' must be one of 0, 1, got 2"),
         ({"seat": "0"}, "'seat' must be one of 0, 1"),
         ({"colour": "red"}, "unknown field 'colour'"),
@@ -529,6 +530,28 @@ def test_a_hint_is_the_planned_path_to_the_end_of_the_turn_segment(server: Clien
     assert reveals(state, last) or type(last).__name__ in ("EndTurn", "Pass")
     assert hint["texts"][:2] == ["Q♣ onto K♥", "6♣ onto an empty pile"] and len(hint["texts"]) == len(hint["moves"])
     unchanged(server, game)
+
+
+def test_following_the_hints_never_returns_to_a_position_of_the_same_turn(server: Client) -> None:
+    # Classic, seed 6: hints planned afresh at each move used to send cards to and fro
+    # (T2-T1 T1-T2); with the turn's states the hint never leads back to one of them.
+    game = server.new(rules="classic", seed=6, bot="greedy")
+    path = f"/api/games/{game['id']}"
+    seen: set[object] = set()
+    followed = 0
+    while followed < 40 and game["turn"] != "over":
+        if game["turn"] == "bot":
+            game = server.ok("POST", path + "/bot")
+            seen = set()
+            continue
+        key = position_key(server.state(game))
+        if key in seen:
+            pytest.fail(f"back to a position of the turn after {followed} hints")
+        seen.add(key)
+        hint = server.ok("GET", path + "/hint")
+        game = server.ok("POST", path + "/moves", {"move": hint["move"]})
+        followed += 1
+    assert followed == 40
 
 
 def test_a_finished_game_refuses_moves_with_a_409(server: Client) -> None:

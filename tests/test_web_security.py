@@ -6,7 +6,6 @@ number of requests) and asserts what every client saw, never timings.
 
 from __future__ import annotations
 
-import http.client
 import json
 import logging
 import socket

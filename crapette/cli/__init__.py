@@ -32,8 +32,8 @@ import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ._args import _parser
-from ._commands import _analyse, _replay, _show, _simulate
+from ._args import make_parser
+from ._commands import run_analyse, run_replay, run_show, run_simulate
 from ._common import ANALYSIS_LEVEL as ANALYSIS_LEVEL
 from ._common import DEFAULT_BOT_SEED as DEFAULT_BOT_SEED
 from ._common import DEFAULT_BOTS as DEFAULT_BOTS
@@ -41,8 +41,8 @@ from ._common import DEFAULT_GAMES as DEFAULT_GAMES
 from ._common import DEFAULT_RULES as DEFAULT_RULES
 from ._common import MAX_LINE as MAX_LINE
 from ._common import MAX_RECORD_BYTES as MAX_RECORD_BYTES
-from ._common import _Fail, _one_line, _visible
-from ._play import _Session
+from ._common import Fail, one_line, visible
+from ._play import Session
 
 if TYPE_CHECKING:  # type checkers see the deprecated name; at run time __getattr__ warns
     from ..text import render_text as render_text
@@ -51,16 +51,13 @@ __all__ = ["main"]
 
 #: Public names that moved out of this module: where each lives now.
 _MOVED = {"render_text": "crapette.text"}
-#: The modules that hold what ``crapette.cli`` was before it became a package (its private names).
-_PARTS = ("._common", "._args", "._files", "._commands", "._play", "..text")
 
 
 def __getattr__(name: str) -> object:
     """``crapette.cli.render_text``, deprecated: it is :func:`crapette.text.render_text`.
 
-    Any other name of the old one-file module (its private helpers, and what
-    it imported) is looked up in the package's modules, without a warning:
-    those names were never public and may change at any time.
+    The private helpers of the one-file module ``crapette.cli`` was before
+    0.3.0 are gone: they were never public.
     """
     if name in _MOVED:
         warnings.warn(
@@ -69,11 +66,6 @@ def __getattr__(name: str) -> object:
             stacklevel=2,
         )
         return getattr(importlib.import_module(_MOVED[name]), name)
-    if not name.startswith("__"):
-        for part in _PARTS:
-            module = importlib.import_module(part, __name__)
-            if name in vars(module):
-                return vars(module)[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -95,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command-line arguments, 130 when interrupted (Ctrl-C). Errors are reported
     as one line on stderr, never as a traceback.
     """
-    parser = _parser()
+    parser = make_parser()
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # --help, --version, or bad arguments (argparse printed why)
@@ -107,17 +99,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help(out)
             return 0
         if args.command == "play":
-            return _Session(args, sys.stdin, out, sys.stderr).run()
+            return Session(args, sys.stdin, out, sys.stderr).run()
         if args.command == "simulate":
-            return _simulate(args, out)
+            return run_simulate(args, out)
         if args.command == "show":
-            return _show(args, out)
+            return run_show(args, out)
         if args.command in ("analyse", "analyze"):
             args.command = "analyse"
-            return _analyse(args, out)
-        return _replay(args, sys.stdin, out)
-    except _Fail as exc:
-        print(f"crapette {args.command}: {_visible(str(exc), 1000)}", file=sys.stderr)
+            return run_analyse(args, out)
+        return run_replay(args, sys.stdin, out)
+    except Fail as exc:
+        print(f"crapette {args.command}: {visible(str(exc), 1000)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt as exc:
         done = f" ({exc})" if str(exc) else ""
@@ -130,5 +122,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             pass
         return 1
     except Exception as exc:  # a user's bot that fails, or a bug: one line all the same
-        print(f"crapette {args.command}: {_one_line(exc)}", file=sys.stderr)
+        print(f"crapette {args.command}: {one_line(exc)}", file=sys.stderr)
         return 1

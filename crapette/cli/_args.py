@@ -11,7 +11,7 @@ import sys
 from typing import NamedTuple, NoReturn, cast
 
 from .. import GameState, Move, RuleSet, parse_rules
-from .._errors import brief
+from .._messages import brief
 from ..analysis import MISTAKE
 from ..bots import BOT_NAMES, LEVELS, MAX_PLAYOUTS, Bot, PlanningBot, make_bot
 from ..simulation import DEFAULT_MAX_MOVES
@@ -21,10 +21,9 @@ from ._common import (
     DEFAULT_BOTS,
     DEFAULT_GAMES,
     DEFAULT_RULES,
-    _one_line,
-    _visible,
+    one_line,
+    visible,
 )
-
 
 _WHOLE_NUMBER = re.compile(r"\s*[+-]?[0-9]+\s*")
 
@@ -73,7 +72,7 @@ def _cards(text: str) -> float:
     except ValueError:
         value = math.nan
     if not 0 <= value <= 1e6:
-        raise argparse.ArgumentTypeError(f"expected a number of cards from 0 to 1e6, got {_visible(text)}")
+        raise argparse.ArgumentTypeError(f"expected a number of cards from 0 to 1e6, got {visible(text)}")
     return value
 
 
@@ -83,7 +82,7 @@ def _player(text: str) -> int:
     return int(text)
 
 
-class _BotChoice(NamedTuple):
+class BotChoice(NamedTuple):
     """A bot named on the command line: a built-in one by ``name`` (and ``seed``), or a user's ``bot``."""
 
     name: str
@@ -102,15 +101,15 @@ class _BotChoice(NamedTuple):
 _USER_BOT = "a bot of your own is module:Class"
 
 
-def _bot_spec(text: str) -> _BotChoice:
+def _bot_spec(text: str) -> BotChoice:
     """A built-in bot: a name of BOT_NAMES, then ``:N`` for a seed (digits only); or ``module:Class``."""
     spec = text.strip()
     head, colon, tail = (part.strip() for part in spec.rpartition(":"))
     if spec.split(":")[0].strip().lower() in {name.split(":")[0] for name in BOT_NAMES}:
         if spec.lower() in BOT_NAMES:
-            return _BotChoice(spec.lower())
+            return BotChoice(spec.lower())
         if head.lower() in BOT_NAMES and tail.isascii() and tail.isdigit():
-            return _BotChoice(head.lower(), _seed(tail))
+            return BotChoice(head.lower(), _seed(tail))
         raise argparse.ArgumentTypeError(
             f"unknown bot {brief(text)}: expected one of {', '.join(BOT_NAMES)}, "
             f"and NAME:N (N digits only) to seed one"
@@ -127,7 +126,7 @@ def _bot_spec(text: str) -> _BotChoice:
         raise argparse.ArgumentTypeError(
             f"unknown bot {brief(head)}: NAME:N seeds one of {', '.join(BOT_NAMES)}"
         )
-    return _BotChoice(spec, None, _load_bot(spec))
+    return BotChoice(spec, None, _load_bot(spec))
 
 
 def _load_bot(spec: str) -> Bot:
@@ -151,9 +150,9 @@ def _load_bot(spec: str) -> Bot:
                 f"no module named {brief(module_name)} in the current directory or on the "
                 f"Python path, for the bot {shown}"
             ) from None
-        raise argparse.ArgumentTypeError(f"importing {brief(module_name)} failed: {_one_line(exc)}") from None
+        raise argparse.ArgumentTypeError(f"importing {brief(module_name)} failed: {one_line(exc)}") from None
     except (Exception, SystemExit) as exc:
-        raise argparse.ArgumentTypeError(f"importing {brief(module_name)} failed: {_one_line(exc)}") from None
+        raise argparse.ArgumentTypeError(f"importing {brief(module_name)} failed: {one_line(exc)}") from None
     found: object = module
     for part in attribute.split("."):
         try:
@@ -168,7 +167,7 @@ def _load_bot(spec: str) -> Bot:
             bot = found()
         except Exception as exc:
             raise argparse.ArgumentTypeError(
-                f"cannot make the bot {shown}: {attribute}() failed: {_one_line(exc)}"
+                f"cannot make the bot {shown}: {attribute}() failed: {one_line(exc)}"
             ) from None
     try:
         choose = getattr(bot, "choose", None)
@@ -198,7 +197,7 @@ class _Named:
         return self.label
 
 
-def _bot_pair(text: str) -> tuple[_BotChoice, _BotChoice]:
+def _bot_pair(text: str) -> tuple[BotChoice, BotChoice]:
     parts = text.split(",")
     if len(parts) != 2:
         raise argparse.ArgumentTypeError(
@@ -207,7 +206,7 @@ def _bot_pair(text: str) -> tuple[_BotChoice, _BotChoice]:
     return (_bot_spec(parts[0]), _bot_spec(parts[1]))
 
 
-def _make_bot(choice: _BotChoice, seed: int, budget: int) -> Bot:
+def bot_of(choice: BotChoice, seed: int, budget: int) -> Bot:
     """The bot chosen: a user's as made, a built-in one seeded with its own seed, else ``seed``."""
     if choice.bot is not None:
         return choice.bot
@@ -222,10 +221,10 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line, pointing to --help."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {_visible(message, 1000)} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: {visible(message, 1000)} (see {self.prog} --help)\n")
 
 
-def _parser() -> argparse.ArgumentParser:
+def make_parser() -> argparse.ArgumentParser:
     from .. import __version__
 
     parser = _Parser(
@@ -265,7 +264,7 @@ def _parser() -> argparse.ArgumentParser:
                       "'classic(foundation_plays=optional)'")
     play.add_argument("--seed", type=_seed, default=None,
                       help="the deal (default: a new one each time, whose seed is shown once the game is over)")
-    play.add_argument("--bot", type=_bot_spec, default=_BotChoice("greedy"),
+    play.add_argument("--bot", type=_bot_spec, default=BotChoice("greedy"),
                       help=f"your opponent: {bots} (default: greedy), seeded with the deal's seed; "
                       "NAME:N seeds it with N; module:Class plays a bot of your own")
     play.add_argument("--player", type=_player, default=0, help="the seat you take: 0 (default) or 1")

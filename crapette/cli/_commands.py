@@ -14,15 +14,29 @@ from typing import IO
 
 import attrs
 
-from .. import GameRecord, GameState, Move, RecordError, legal_moves, new_game, parse_position
+from .. import (
+    GameRecord,
+    GameState,
+    Move,
+    RecordError,
+    legal_moves,
+    new_game,
+    parse_position,
+)
 from .._progress import progress
 from ..analysis import Review, reviews
 from ..bots import PlanningBot
-from ..simulation import SimulationError, SimulationInterrupted, SimulationReport, simulate
-from ..text import _verb, render_text
-from ._args import _make_bot
-from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line
-from ._files import _read_record, _shown_path, _why, _write, _writing
+from ..simulation import (
+    SimulationError,
+    SimulationInterrupted,
+    SimulationReport,
+    simulate,
+)
+from ..svg import render, write_html
+from ..text import render_text, verb_of
+from ._args import bot_of
+from ._common import MAX_LINE, Fail, colour_wanted, one_line
+from ._files import read_record, shown_path, why_failed, write_file, writing
 
 
 def _usable_cpus() -> int:
@@ -45,8 +59,8 @@ def _workers(asked: int, games: int) -> int:
     return min(asked, cpus, games)
 
 
-def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
-    bots = tuple(_make_bot(choice, args.bot_seed, args.budget) for choice in args.bots)
+def run_simulate(args: argparse.Namespace, out: IO[str]) -> int:
+    bots = tuple(bot_of(choice, args.bot_seed, args.budget) for choice in args.bots)
     workers = _workers(args.workers, args.games)
     executor: concurrent.futures.Executor | None = None
     try:
@@ -68,10 +82,10 @@ def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
     except SimulationError as error:  # before ValueError: IllegalBotMoveError is one
         if error.report.games:
             _print_report(error.report, args.json, out)
-        print(f"crapette simulate: {_one_line(error)}", file=sys.stderr)
+        print(f"crapette simulate: {one_line(error)}", file=sys.stderr)
         return 1
     except (ValueError, TypeError) as exc:
-        raise _Fail(str(exc)) from None
+        raise Fail(str(exc)) from None
     finally:
         if executor is not None:
             executor.shutdown(cancel_futures=True)
@@ -86,24 +100,22 @@ def _print_report(report: SimulationReport, as_json: bool, out: IO[str]) -> None
         print(report.summary(), file=out)
 
 
-def _show(args: argparse.Namespace, out: IO[str]) -> int:
+def run_show(args: argparse.Namespace, out: IO[str]) -> int:
     if args.position:
         try:
             state = parse_position(" ".join(args.position))
         except ValueError as exc:
             message = str(exc)
-            raise _Fail(message if message.startswith("invalid position") else f"invalid position: {message}") from None
+            raise Fail(message if message.startswith("invalid position") else f"invalid position: {message}") from None
     else:
         state = new_game(args.rules, args.seed)
-    print(render_text(state, colour=_colour_wanted(args.colour, out)), file=out)
+    print(render_text(state, colour=colour_wanted(args.colour, out)), file=out)
     moves = legal_moves(state) if args.moves and not state.is_over else ()
     if moves:
         print("legal moves: " + " ".join(str(m) for m in moves), file=out)
     if args.svg:
-        from ..svg import render
-
-        _write(args.svg, render(state, perspective=args.perspective, highlight=moves))
-        print(f"wrote {_shown_path(args.svg)}", file=out)
+        write_file(args.svg, render(state, perspective=args.perspective, highlight=moves))
+        print(f"wrote {shown_path(args.svg)}", file=out)
     return 0
 
 
@@ -130,8 +142,8 @@ def _head(record: GameRecord) -> str:
     return head
 
 
-def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
-    record = _read_record(args.record)
+def run_replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
+    record = read_record(args.record)
     # The states are made again for each use rather than kept: a replay's memory does not grow with the game.
     playable, problem = _playable(record)
     moves = record.moves[: playable - 1]
@@ -139,7 +151,7 @@ def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
     def states() -> Iterator[GameState]:
         return itertools.islice(record.states(), playable)
 
-    colour = _colour_wanted(args.colour, out)
+    colour = colour_wanted(args.colour, out)
     names = record.players or ("player 0", "player 1")
     head = _head(record)
     print(head, file=out)
@@ -149,7 +161,7 @@ def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
         for i, (before, after) in enumerate(itertools.pairwise(states())):
             if i == 0:
                 print(render_text(before, colour=colour, names=names), file=out)
-            print(f"\nmove {i + 1}: {_verb(names[before.current_player], 'play')} {moves[i]}", file=out)
+            print(f"\nmove {i + 1}: {verb_of(names[before.current_player], 'play')} {moves[i]}", file=out)
             print(render_text(after, colour=colour, names=names), file=out)
         if not moves:
             print(render_text(record.initial_state(), colour=colour, names=names), file=out)
@@ -166,23 +178,21 @@ def _replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
             last = after
         print(render_text(last or record.initial_state(), colour=colour, names=names), file=out)
     if args.svg_dir:
-        from ..svg import render
-
         folder = Path(args.svg_dir)
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except (OSError, ValueError) as exc:
-            why = _why(exc) if isinstance(exc, OSError) else "a folder name cannot hold a null character"
-            raise _Fail(f"cannot create {_shown_path(folder)}: {why}") from None
+            why = why_failed(exc) if isinstance(exc, OSError) else "a folder name cannot hold a null character"
+            raise Fail(f"cannot create {shown_path(folder)}: {why}") from None
         for i, state in enumerate(states()):
             highlight = (moves[i],) if i < len(moves) else ()
-            _write(folder / f"state-{i:05d}.svg", render(state, perspective=args.perspective, highlight=highlight))
-        print(f"wrote {playable} pictures to {_shown_path(folder)}", file=out)
+            write_file(folder / f"state-{i:05d}.svg", render(state, perspective=args.perspective, highlight=highlight))
+        print(f"wrote {playable} pictures to {shown_path(folder)}", file=out)
     if args.html:
         _write_page(args.html, states(), moves, None, args.perspective, f"crapette: {head}")
-        print(f"wrote {_shown_path(args.html)}", file=out)
+        print(f"wrote {shown_path(args.html)}", file=out)
     if problem:
-        raise _Fail(f"the record stops being playable: {problem}")
+        raise Fail(f"the record stops being playable: {problem}")
     return 0
 
 
@@ -195,9 +205,7 @@ def _write_page(
     title: str,
 ) -> None:
     """Write the HTML replay page to ``path`` as the states come, never holding it in memory."""
-    from ..svg import write_html
-
-    with _writing(path) as file:
+    with writing(path) as file:
         write_html(states, moves, file, notes=notes, perspective=perspective, title=title)
 
 
@@ -219,14 +227,14 @@ def _step(
         if not line or line.strip().lower() in ("q", "quit"):
             print(file=out)
             return
-        print(f"move {i + 1}: {_verb(names[state.current_player], 'play')} {move}", file=out)
+        print(f"move {i + 1}: {verb_of(names[state.current_player], 'play')} {move}", file=out)
         print(render_text(after, colour=colour, names=names), file=out)
         state = after
 
 
-def _analyse(args: argparse.Namespace, out: IO[str]) -> int:
+def run_analyse(args: argparse.Namespace, out: IO[str]) -> int:
     """Print the marks of an analysis as they come; on Ctrl-C or an illegal move, what was found so far."""
-    record = _read_record(args.record)
+    record = read_record(args.record)
     playable, problem = _playable(record)
     moves = record.moves[: playable - 1]
     bot = (
@@ -266,12 +274,12 @@ def _analyse(args: argparse.Namespace, out: IO[str]) -> int:
             notes[review.index] = review.note
         title = f"crapette analysis: {_head(record)}"
         _write_page(args.html, itertools.islice(record.states(), playable), moves, notes, args.perspective, title)
-        print(f"wrote {_shown_path(args.html)}", file=sys.stderr if args.json else out)
+        print(f"wrote {shown_path(args.html)}", file=sys.stderr if args.json else out)
     if interrupted:
         done = found[-1].end + 1 if found else 0
         raise KeyboardInterrupt(f"analysed {done} of {len(moves)} moves")
     if problem:
-        raise _Fail(f"the record stops being playable (the moves before were analysed): {problem}")
+        raise Fail(f"the record stops being playable (the moves before were analysed): {problem}")
     return 0
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from typing import IO
 
-from .._errors import brief
-from .._record import MAX_RECORD_LENGTH
+from .._messages import brief
 from .._progress import isatty
+from .._record import MAX_RECORD_LENGTH
 
 #: What ``crapette simulate`` does with no options (the README's first command).
 DEFAULT_RULES = "classic"
@@ -23,7 +23,7 @@ MAX_RECORD_BYTES = 4 * MAX_RECORD_LENGTH
 MAX_LINE = 1000
 
 
-def _colour_wanted(choice: str, stream: IO[str]) -> bool:
+def colour_wanted(choice: str, stream: IO[str]) -> bool:
     """Colour for ``always``; never for ``never``; for ``auto``: a terminal, and NO_COLOR unset."""
     if choice == "always":
         return True
@@ -34,15 +34,15 @@ def _colour_wanted(choice: str, stream: IO[str]) -> bool:
     return isatty(stream)
 
 
-def _visible(text: str, limit: int = 60) -> str:
+def visible(text: str, limit: int = 60) -> str:
     """``text`` for a message: control characters escaped, at most ``limit`` characters."""
     return brief(text, limit, quote=False)
 
 
-def _one_line(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
     """An exception as one short line: its type and the first line of its message."""
     return brief(exc, 300)
 
 
-class _Fail(Exception):
+class Fail(Exception):
     """A user error: the message is shown without a traceback."""

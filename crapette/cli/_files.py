@@ -14,17 +14,17 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import GameRecord, parse_record
-from .._errors import brief
+from .._messages import brief
 from .._record import MAX_RECORD_LENGTH
-from ._common import MAX_RECORD_BYTES, _Fail
+from ._common import MAX_RECORD_BYTES, Fail
 
 
-def _shown_path(path: str | Path) -> str:
+def shown_path(path: str | Path) -> str:
     text = str(path)
     return text if text.isprintable() and len(text) <= 100 else brief(text)
 
 
-def _why(exc: OSError) -> str:
+def why_failed(exc: OSError) -> str:
     if exc.errno == errno.ENXIO:
         return "it is a pipe that nobody reads"
     return exc.strerror or str(exc)
@@ -45,45 +45,45 @@ def _read_record_text(path: str) -> str:
     Never reads more than MAX_RECORD_BYTES + 1 bytes, and never waits: a pipe
     or a device is refused before it is read.
     """
-    shown = _shown_path(path)
+    shown = shown_path(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise _Fail(f"cannot read {shown}: {_why(exc)}") from None
+        raise Fail(f"cannot read {shown}: {why_failed(exc)}") from None
     except ValueError:
-        raise _Fail(f"cannot read {shown}: a file name cannot hold a null character") from None
+        raise Fail(f"cannot read {shown}: a file name cannot hold a null character") from None
     too_large = f"{shown} is too large for a game record (at most {MAX_RECORD_LENGTH:,} characters)"
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = next((name for test, name in _FILE_KINDS if test(info.st_mode)), "not a file")
-            raise _Fail(f"cannot read {shown}: it is {kind}, not a regular file")
+            raise Fail(f"cannot read {shown}: it is {kind}, not a regular file")
         if info.st_size > MAX_RECORD_BYTES:
-            raise _Fail(too_large)
+            raise Fail(too_large)
         with open(fd, "rb", closefd=False) as file:
             data = file.read(MAX_RECORD_BYTES + 1)
     except OSError as exc:
-        raise _Fail(f"cannot read {shown}: {_why(exc)}") from None
+        raise Fail(f"cannot read {shown}: {why_failed(exc)}") from None
     finally:
         os.close(fd)
     if len(data) > MAX_RECORD_BYTES:
-        raise _Fail(too_large)
+        raise Fail(too_large)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise _Fail(f"{shown} is not a text file (UTF-8): bad byte at offset {exc.start}") from None
+        raise Fail(f"{shown} is not a text file (UTF-8): bad byte at offset {exc.start}") from None
     if len(text) > MAX_RECORD_LENGTH:
-        raise _Fail(too_large)
+        raise Fail(too_large)
     return text
 
 
-def _read_record(path: str) -> GameRecord:
+def read_record(path: str) -> GameRecord:
     text = _read_record_text(path)
     try:
         return parse_record(text)
     except ValueError as exc:
-        raise _Fail(f"{_shown_path(path)} is not a valid game record: {exc}") from None
+        raise Fail(f"{shown_path(path)} is not a valid game record: {exc}") from None
 
 
 def _direct(path: str, shown: str) -> Iterator[TextIO]:
@@ -92,18 +92,18 @@ def _direct(path: str, shown: str) -> Iterator[TextIO]:
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+        raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
     try:
         with open(fd, "w", encoding="utf-8", newline="") as file:
             if hasattr(os, "O_NONBLOCK"):
                 os.set_blocking(fd, True)
             yield file
     except OSError as exc:
-        raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+        raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
 
 
 @contextlib.contextmanager
-def _writing(path: str | Path) -> Iterator[TextIO]:
+def writing(path: str | Path) -> Iterator[TextIO]:
     """A text stream (UTF-8) whose text replaces ``path`` once the ``with`` block ends without error.
 
     Every file the command writes goes through here. The text goes to a new
@@ -115,30 +115,30 @@ def _writing(path: str | Path) -> Iterator[TextIO]:
     pipe, a device such as ``/dev/stdout``) is written straight through, and a
     pipe that nobody reads is refused instead of waited for.
     """
-    shown = _shown_path(path)
+    shown = shown_path(path)
     if "\0" in str(path):
-        raise _Fail(f"cannot write {shown}: a file name cannot hold a null character")
+        raise Fail(f"cannot write {shown}: a file name cannot hold a null character")
     target = os.path.realpath(path)  # through a link: the file it names is replaced, the link stays
     try:
         info: os.stat_result | None = os.stat(target)
     except FileNotFoundError:
         info = None
     except OSError as exc:
-        raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+        raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
     if info is not None and stat.S_ISDIR(info.st_mode):
-        raise _Fail(f"cannot write {shown}: it is a directory")
+        raise Fail(f"cannot write {shown}: it is a directory")
     if info is not None and not stat.S_ISREG(info.st_mode):
         yield from _direct(target, shown)
         return
     if info is not None and not os.access(target, os.W_OK):
-        raise _Fail(f"cannot write {shown}: {os.strerror(errno.EACCES)}")
+        raise Fail(f"cannot write {shown}: {os.strerror(errno.EACCES)}")
     folder, name = os.path.split(target)
     temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     try:
         fd = os.open(temporary, flags, 0o666)
     except OSError as exc:
-        raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+        raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
     try:
         with open(fd, "w", encoding="utf-8", newline="") as file:
             if info is not None and hasattr(os, "fchmod"):
@@ -151,17 +151,17 @@ def _writing(path: str | Path) -> Iterator[TextIO]:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         if isinstance(exc, OSError):
-            raise _Fail(f"cannot write {shown}: {_why(exc)}") from None
+            raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
         raise
 
 
-def _write(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` (UTF-8), replacing it whole or not at all (see :func:`_writing`)."""
-    with _writing(path) as file:
+def write_file(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8), replacing it whole or not at all (see :func:`writing`)."""
+    with writing(path) as file:
         file.write(text)
 
 
-def _write_new(text: str) -> Path:
+def write_new(text: str) -> Path:
     """Write ``text`` to a new file ``crapette-DATE-TIME.json`` here, else in the temporary directory."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     folders: list[Path] = []
@@ -180,14 +180,14 @@ def _write_new(text: str) -> Path:
             except FileExistsError:
                 continue
             except OSError as exc:
-                problem = f"{_shown_path(folder)}: {_why(exc)}"
+                problem = f"{shown_path(folder)}: {why_failed(exc)}"
                 break
             try:
-                _write(path, text)
-            except _Fail as exc:
+                write_file(path, text)
+            except Fail as exc:
                 with contextlib.suppress(OSError):
                     os.unlink(path)
                 problem = str(exc).removeprefix("cannot write ")
                 break
             return path
-    raise _Fail(f"the game could not be saved ({problem})")
+    raise Fail(f"the game could not be saved ({problem})")

@@ -22,15 +22,14 @@ from .. import (
     apply_move,
     parse_move,
 )
-from .._errors import brief
+from .._messages import brief
 from .._progress import isatty
 from ..bots import PlanningBot
 from ..text import render_text
 from ..wording import describe_end, describe_illegal, describe_move, describe_played
-from ._args import _BotChoice, _make_bot
-from ._common import MAX_LINE, _colour_wanted, _Fail, _one_line, _visible
-from ._files import _read_record, _shown_path, _write, _write_new
-
+from ._args import BotChoice, bot_of
+from ._common import MAX_LINE, Fail, colour_wanted, one_line, visible
+from ._files import read_record, shown_path, write_file, write_new
 
 # Playing --------------------------------------------------------------------------
 
@@ -128,7 +127,7 @@ class _Input:
                     break
         line = line.rstrip("\r\n")
         if self.echo:
-            self.out.write(_visible(line, 80) + "\n")
+            self.out.write(visible(line, 80) + "\n")
         return line
 
 
@@ -136,18 +135,18 @@ class _BotFailed(Exception):
     """The bot raised an exception or chose an illegal move."""
 
 
-class _Session:
+class Session:
     """An interactive game of a person against a bot."""
 
     def __init__(self, args: argparse.Namespace, stdin: IO[str], out: IO[str], err: IO[str]) -> None:
         self.out = out
         self.err = err
         self.human: int = args.player
-        choice: _BotChoice = args.bot
+        choice: BotChoice = args.bot
         self.bot_name = choice.label
         self.bot_subject = self.bot_name if choice.bot is not None else f"the {self.bot_name}"
         self.budget: int = args.budget
-        self.colour = _colour_wanted(args.colour, out)
+        self.colour = colour_wanted(args.colour, out)
         self.input = _Input(stdin, out, self.words)
         #: The record read by the last load, kept as read while its moves stand.
         self.loaded: GameRecord | None = None
@@ -168,7 +167,7 @@ class _Session:
             self.game = Game(args.rules, seed)
             self.game.players = self.names
         seed = self.game.seed if self.game.seed is not None else 0
-        self.bot = _make_bot(choice, seed, self.budget)
+        self.bot = bot_of(choice, seed, self.budget)
         self.hinter = PlanningBot(seed=seed)
 
     @property
@@ -197,12 +196,12 @@ class _Session:
     # The record ---------------------------------------------------------------
 
     def _open(self, path: str) -> tuple[Game, GameRecord]:
-        record = _read_record(path)
+        record = read_record(path)
         try:
             # The undo policy of every game here: a move that turned a card face up stays made.
             game = Game.from_record(record)
         except ValueError as exc:
-            raise _Fail(f"{_shown_path(path)} cannot be replayed: {exc}") from None
+            raise Fail(f"{shown_path(path)} cannot be replayed: {exc}") from None
         # A result read is the record's while its moves stand (see record()).
         game.result = None
         if game.players is None:
@@ -218,11 +217,11 @@ class _Session:
     def save_somewhere(self) -> str:
         """Save the game in a new file; a sentence saying where (or why not)."""
         try:
-            path = _write_new(self.record().to_json(indent=2) + "\n")
-        except _Fail as exc:
+            path = write_new(self.record().to_json(indent=2) + "\n")
+        except Fail as exc:
             return str(exc)
         except Exception as exc:  # saving is the last resort: it must not raise in its turn
-            return f"the game could not be saved ({_one_line(exc)})"
+            return f"the game could not be saved ({one_line(exc)})"
         self.mark_saved()
         return f"the game is saved in {path} (crapette play --load {shlex.quote(str(path))} goes on with it)"
 
@@ -241,7 +240,7 @@ class _Session:
             return 130
         except Exception as exc:  # a bot that fails, or a bug: save the game first
             where = self.save_somewhere() if self.game.history else "the game had no moves to save"
-            problem = str(exc) if isinstance(exc, _BotFailed) else f"unexpected error: {_one_line(exc)}"
+            problem = str(exc) if isinstance(exc, _BotFailed) else f"unexpected error: {one_line(exc)}"
             print(f"crapette play: {problem}; {where}", file=self.err)
             return 1
         finally:
@@ -316,7 +315,7 @@ class _Session:
                 move = self.bot.choose(before)
                 game.push(move)
             except Exception as exc:
-                raise _BotFailed(f"{subject} failed at move {before.move_count}: {_one_line(exc)}") from exc
+                raise _BotFailed(f"{subject} failed at move {before.move_count}: {one_line(exc)}") from exc
             self.say(f"  {str(move):<8} {describe_played(before, move, game.state, names=self.subjects)}")
         self.board()
 
@@ -430,7 +429,8 @@ class _Session:
             self.say("The game is over: there are no moves.")
             return
         state = self.game.state
-        moves = self.hinter.hint(state)
+        # The game so far: the hint never leads back to a position of this turn.
+        moves = self.hinter.hint(state, self.game.states)
         if len(moves) == 1:
             self.say(f"hint: {moves[0]} ({describe_move(state, moves[0], names=self.subjects)})")
             return
@@ -501,12 +501,12 @@ class _Session:
             self.say("save needs a file name: save FILE")
             return False
         try:
-            _write(path, self.record().to_json(indent=2) + "\n")
-        except _Fail as exc:
+            write_file(path, self.record().to_json(indent=2) + "\n")
+        except Fail as exc:
             self.say(f"{exc}; the game is not saved.")
             return False
         self.mark_saved()
-        self.say(f"Saved to {_shown_path(path)}.")
+        self.say(f"Saved to {shown_path(path)}.")
         return True
 
     def rewinds(self, game: Game) -> bool:
@@ -534,12 +534,12 @@ class _Session:
             return
         try:  # read first: a file that cannot be loaded asks nothing
             game, loaded = self._open(path)
-        except _Fail as exc:
+        except Fail as exc:
             self.say(str(exc))
             return
         if self.rewinds(game):
             self.say(
-                f"{_shown_path(path)} is an earlier point of a game played here: loading it would take "
+                f"{shown_path(path)} is an earlier point of a game played here: loading it would take "
                 "back a card turned face up since, and a card turned up stays so. The game goes on."
             )
             return
@@ -549,7 +549,7 @@ class _Session:
         self.game, self.loaded = game, loaded
         self.seed_given = False
         self.mark_saved()
-        self.say(f"Loaded {_shown_path(path)}: move {self.game.state.move_count}.")
+        self.say(f"Loaded {shown_path(path)}: move {self.game.state.move_count}.")
         self.board()
 
 

@@ -90,7 +90,6 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from crapette import (
     Game,
-    GameRecord,
     IllegalMoveError,
     InvalidRulesError,
     InvalidStateError,
@@ -1010,7 +1009,12 @@ async def hint(request: Request) -> Response:
     _check_can_move(session, "you")
     state = session.game.state
     workers: Workers = request.app.state.workers
-    moves = await workers.run(HINT_BOT.hint, state, game=game_id, **_asker(request))
+    # The states of this turn go along: the hint never leads back to one of them.
+    states = session.game.states
+    first = len(states) - 1
+    while first > 0 and states[first - 1].current_player == state.current_player:
+        first -= 1
+    moves = await workers.run(HINT_BOT.hint, state, states[first:], game=game_id, **_asker(request))
     texts = []
     for move in moves:  # no move but the last reveals a card: each is worded where it is played
         texts.append(describe_move(state, move, names=session.names))

@@ -1,4 +1,10 @@
-"""Information-set Monte Carlo tree search for Crapette: :class:`TreeSearchBot` and its analysis.
+"""Information-set Monte Carlo tree search for Crapette: :class:`TreeSearchBot` (deprecated since 0.3.0).
+
+Measured weaker than flat Monte Carlo (:class:`~crapette.bots.SearchBot`) and
+far weaker than :class:`~crapette.bots.PlanningBot`; and Crapette has no
+private information (nobody knows the order of their own face-down cards
+either), so an information-set search has nothing to buy here. It stays for
+the code that uses it, and warns.
 
 The bot sees the public view only. It builds one tree of move sequences for
 the information set it is in (single-observer ISMCTS, Cowling, Powley and
@@ -17,18 +23,23 @@ from __future__ import annotations
 import math
 import random
 import time
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
-from ._checks import check_seed
-from ._engine import apply_move, legal_moves
-from ._checks import MAX_PLAYOUTS, check_int
-from ._errors import brief
-from ._heuristics import SCALE, checked_view, evaluate, fast_move, greedy_choice, greedy_scores, seeded_rng
-from ._moves import Move, MoveStack, Play
-from ._state import R0, T0, W0, GameState
-from ._view import PublicView, _Dealer
+from .._checks import MAX_PLAYOUTS, check_int, check_seed
+from .._engine import apply_move, legal_moves
+from .._greedy import fast_move, greedy_choice, greedy_scores
+from .._messages import brief
+from .._moves import Move, Play
+from .._piles import T0
+from .._state import GameState
+from .._view import PublicView, dealer, view
+from ..evaluation import CardCount
+from ..protocol import Crapette, seeded_rng
+from ._base import checked_view
 
 __all__ = ["LEVELS", "MoveValue", "SearchResult", "TreeSearchBot"]
 
@@ -36,17 +47,21 @@ __all__ = ["LEVELS", "MoveValue", "SearchResult", "TreeSearchBot"]
 #: level plays the same on any machine; ``normal`` answers in about 0.1 s).
 LEVELS: dict[str, int] = {"easy": 150, "normal": 1200, "strong": 4800}
 
+#: How many cards of advantage make a position worth about 73% (the scale of the logistic).
+SCALE = 4.0
 #: The exploration constant of UCB1 for rewards in [0, 1].
 _EXPLORATION = 0.7
 #: Moves a playout may make after the tree before it is cut short.
 _ROLLOUT_LIMIT = 80
-#: How much better, in reward, a move the greedy heuristic finds useless must be than the best useful one.
-_USEFUL_MARGIN = 0.15
 #: The deals of the unseen cards a search draws and reuses in turn.
 _WORLDS = 24
-#: What a move between tableau piles costs in the tree, in reward: such a move
-#: must gain at least this much, so the bot never moves cards to and fro.
-_SHUFFLE_COST = 0.02
+_GAME = Crapette("classic")
+_CARDS = CardCount()
+
+
+def evaluate(state: GameState, player: int) -> float:
+    """The card count of ``state`` for ``player`` (:class:`~crapette.evaluation.CardCount`)."""
+    return _CARDS.evaluate(state, player)
 
 
 def _reward(value: float, before: float) -> float:
@@ -171,9 +186,17 @@ class TreeSearchBot:
                 raise TypeError(f"playouts must be an int, got {type(playouts).__name__}")
             if not 1 <= playouts <= MAX_PLAYOUTS:
                 raise ValueError(f"playouts must be from 1 to {MAX_PLAYOUTS:,}, got {brief(playouts)}")
+        warnings.warn(
+            "TreeSearchBot is deprecated since 0.3.0: it plays weaker than SearchBot and PlanningBot "
+            "(use make_bot('plan') or make_bot('montecarlo'))",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         self.seed = seed
         self.playouts = playouts
         self.seconds = None if seconds is None else float(seconds)
+        #: The state this bot searched last, advanced by its move (see Crapette.strict_state).
+        self._next: Any = None
 
     @classmethod
     def at_level(cls, level: str, seed: int = 0) -> TreeSearchBot:
@@ -206,14 +229,21 @@ class TreeSearchBot:
         :raises ValueError: if the game is over.
         :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
         """
-        v = checked_view(state)
+        checked_view(state)
+        # No move back to a position of the turn: the engine's revisits rule (see Crapette.strict_state).
+        root = _GAME.strict_state(state, self._next)
+        v = view(root)
         moves = v.legal_moves
         if len(moves) == 1:
-            return moves[0]
-        if all(type(m) is Play and m.target.id < T0 for m in moves):
+            move = moves[0]
+        elif all(type(m) is Play and m.target.id < T0 for m in moves):
             # Only foundation plays (compulsory moves): the greedy order among them will do.
-            return greedy_choice(v, moves)
-        return self._search(v, every_move=0).best
+            move = greedy_choice(dealer(v).deal(None), moves)
+        else:
+            move = self._search(v, every_move=0).best
+        after = apply_move(root, move)
+        self._next = after if not after.is_over and after.current_player == root.current_player else None
+        return move
 
     def search(self, state: GameState, *, every_move: int = 0) -> SearchResult:
         """Search ``state`` and return every legal move's statistics, even with one legal move.
@@ -227,7 +257,7 @@ class TreeSearchBot:
         return self._search(checked_view(state), every_move=every_move)
 
     def _search(self, v: PublicView, every_move: int) -> SearchResult:
-        search = _Search(v, seeded_rng(self.seed, v))
+        search = _Search(v, seeded_rng(_GAME, self.seed, v))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         # The tree grows a node an iteration: a time budget stops at MAX_PLAYOUTS too.
         budget = self.playouts if self.playouts is not None else MAX_PLAYOUTS
@@ -249,18 +279,16 @@ class _Search:
         self.moves = v.legal_moves
         self.player = v.current_player
         self.root = _Node(1 - self.player)
-        dealer = _Dealer(v)
+        deal = dealer(v)
         # A pool of deals reused in turn: the moves are compared in the same
         # deals (common random numbers), so the noise of sampling the unseen
         # cards cancels between them instead of deciding the comparison.
-        self.worlds = [dealer.deal(rng) for _ in range(_WORLDS)]
+        self.worlds = [deal.deal(rng) for _ in range(_WORLDS)]
         sample = self.worlds[0]
         self.before = evaluate(sample, self.player)
-        # The greedy heuristic orders the moves tried first at the root and breaks ties;
-        # with its look-ahead it tells the moves that open something from those that do not.
+        # The greedy heuristic orders the moves tried first at the root and breaks ties.
         quick = greedy_scores(sample, self.moves, lookahead=False)
         self.rank = {m: quick[i] for i, m in enumerate(self.moves)}
-        self.useful = {m: _opens(sample, m) for m in self.moves}
 
     def iterate(self, number: int, first: Move | None) -> None:
         """One iteration in deal ``number`` of the pool: select, expand, play on, back up."""
@@ -268,7 +296,6 @@ class _Search:
         node = self.root
         path = [node]
         state = self.worlds[number % len(self.worlds)]
-        shuffles = 0
         while not state.is_over:
             legal: Sequence[Move] = legal_moves(state)
             children = node.children
@@ -287,8 +314,6 @@ class _Search:
                 else:
                     move = _select(children, legal)
             mover = state.current_player
-            if mover == player and _is_shuffle(move):
-                shuffles += 1
             state = apply_move(state, move)
             child = children.get(move)
             if child is None:
@@ -306,7 +331,7 @@ class _Search:
             state = apply_move(state, fast_move(state))
             if state.current_player != player:
                 waited = True
-        reward = max(0.0, _reward(evaluate(state, player), self.before) - _SHUFFLE_COST * shuffles)
+        reward = _reward(evaluate(state, player), self.before)
         for visited in path:
             visited.visits += 1
             visited.total += reward if visited.mover == player else 1.0 - reward
@@ -320,18 +345,6 @@ class _Search:
             stats.append(MoveValue(m, visits, child.total / visits if child is not None and visits else 0.0))
         position = {m: i for i, m in enumerate(self.moves)}
         stats.sort(key=lambda s: (-s.visits, -s.value, -self.rank[s.move], position[s.move]))
-        # The move tried most is the one to play, but a move that the greedy
-        # heuristic finds useless (cards moved between tableau piles that open
-        # nothing) must beat the best useful move clearly: sampling noise must
-        # not make the bot move cards to and fro.
-        chosen = stats[0]
-        if not self.useful[chosen.move]:
-            helpful = [s for s in stats if self.useful[s.move] and s.visits]
-            if helpful:
-                best = max(helpful, key=lambda s: (s.value, s.visits))
-                if chosen.value <= best.value + _USEFUL_MARGIN:
-                    stats.remove(best)
-                    stats.insert(0, best)
         return SearchResult(tuple(stats), playouts)
 
 
@@ -346,44 +359,3 @@ def _select(children: dict[Move, _Node], legal: Sequence[Move]) -> Move:
         if score > best:
             best, chosen = score, m
     return chosen
-
-
-def _progress(state: GameState) -> tuple[frozenset[int], int]:
-    """What the player to move can do that gets cards home: the piles (reserve, waste) with a play, and the foundation plays."""
-    own = (R0 + state.current_player, W0 + state.current_player)
-    sources = set()
-    home = 0
-    for move in legal_moves(state):
-        if type(move) is Play:
-            source = move.source.id
-            if source in own:
-                sources.add(source)
-            if move.target.id < T0:
-                home += 1
-    return frozenset(sources), home
-
-
-def _opens(state: GameState, move: Move) -> bool:
-    """Whether ``move`` is worth making for what it leads to, not only for itself.
-
-    Every move but one between tableau piles is. Such a move is worth it when
-    it gives the reserve or the waste a play it had none of, or adds a play to
-    a foundation; emptying a pile that the reserve or waste card could already
-    reach elsewhere is not. It reveals no hidden card, so looking is fair.
-    """
-    if not _is_shuffle(move):
-        return True
-    after = apply_move(state, move)
-    if after.current_player != state.current_player or after.is_over:
-        return False
-    sources, home = _progress(state)
-    new_sources, new_home = _progress(after)
-    return bool(new_sources - sources) or new_home > home
-
-
-def _is_shuffle(move: Move) -> bool:
-    """A move between tableau piles (a card or a stack): it brings no card nearer home by itself."""
-    cls = type(move)
-    if cls is MoveStack:
-        return True
-    return cls is Play and T0 <= move.source.id < R0 and T0 <= move.target.id < R0  # type: ignore[attr-defined]

@@ -1,0 +1,303 @@
+"""Evaluators: the judgement of a position that a search takes as an argument, as OpenSpiel's bots do.
+
+An evaluator is any object with ``evaluate(state, player, rng)``: how good
+``state`` is for ``player``, higher better (the :class:`Evaluator` protocol).
+It may also offer ``evaluate_many(states, player, rng)`` (one call for many
+states, for an evaluator that batches, such as a neural network; see
+:func:`evaluate_all`) and ``prior(state, moves)`` (how much a search should
+prefer each move before looking, which breaks its ties). The searches of
+:mod:`crapette.bots` take one: a new judgement is a new evaluator, never a
+new bot.
+
+Crapette's judgements:
+
+- :class:`CardCount`: the cards each player has left, weighed by the rules'
+  scoring (what a game is scored by), and a finished game as a large win or loss;
+- :class:`FittedValue`: seven public counts weighed by a logistic fit to
+  self-play: the log-odds that the player wins;
+- :class:`Playout`: play on with a policy (the greedy heuristic by default) to
+  the end of the opponent's next turn, then judge with another evaluator;
+
+and, for any game of :mod:`crapette.protocol`,
+:class:`crapette.bots.RandomRollout` plays on at random to the end and takes
+the game's ``returns``.
+
+What a new evaluator has to write is one method:
+
+>>> from crapette import legal_moves, new_game
+>>> from crapette.bots import SearchBot
+>>> class ReserveRace:
+...     def evaluate(self, state, player, rng):
+...         return len(state.reserves[1 - player]) - len(state.reserves[player])
+>>> bot = SearchBot(seed=1, budget=20, evaluator=ReserveRace())
+>>> state = new_game("classic", seed=4)
+>>> bot.choose(state) in legal_moves(state)
+True
+
+.. versionadded:: 0.3.0
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import attrs
+
+from ._engine import apply_move, legal_moves
+from ._greedy import fast_move, greedy_scores
+from ._moves import Move, Play
+from ._piles import H0, R0, T0, W0
+from ._rules import Scoring
+from ._state import GameState, raw_state
+
+__all__ = [
+    "FEATURES",
+    "WEIGHTS",
+    "WIN",
+    "CardCount",
+    "cards_left",
+    "Evaluator",
+    "FittedValue",
+    "Playout",
+    "evaluate_all",
+    "features",
+    "prior",
+]
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """How good a state is for a player: ``evaluate(state, player, rng)``, higher better.
+
+    ``rng`` is the search's :class:`random.Random`, for an evaluator that
+    draws (a rollout); one that does not ignores it. An evaluator should be a
+    value (equal, hashable and picklable), so that a bot holding it is one.
+
+    >>> isinstance(CardCount(), Evaluator), isinstance(object(), Evaluator)
+    (True, False)
+    """
+
+    def evaluate(self, state: Any, player: int, rng: random.Random) -> float:
+        """The value of ``state`` for ``player``."""
+        ...
+
+
+def evaluate_all(evaluator: Evaluator, states: Sequence[Any], player: int, rng: random.Random) -> list[float]:
+    """The value of each state for ``player``: the evaluator's ``evaluate_many`` if it has one, else one by one.
+
+    >>> from crapette import new_game
+    >>> evaluate_all(CardCount(), [new_game("classic", seed=s) for s in (1, 2)], 0, random.Random(0))
+    [1.0, 0.0]
+    """
+    many = getattr(evaluator, "evaluate_many", None)
+    if many is not None:
+        return [float(v) for v in many(states, player, rng)]
+    return [float(evaluator.evaluate(state, player, rng)) for state in states]
+
+
+def prior(evaluator: object, state: Any, moves: Sequence[Any]) -> list[float]:
+    """How much ``evaluator`` prefers each of ``moves`` in ``state`` before any search: its ``prior``, else all 0.
+
+    >>> from crapette import legal_moves, new_game
+    >>> state = new_game("classic", seed=1)
+    >>> [str(m) for m in legal_moves(state)], prior(CardCount(), state, legal_moves(state))
+    (['R0-T5', 'T7-T1', 'draw'], [510.0, 340.0, 100.0])
+    """
+    own = getattr(evaluator, "prior", None)
+    if own is None:
+        return [0.0] * len(moves)
+    return [float(p) for p in own(state, moves)]
+
+
+#: What a finished game is worth to :class:`CardCount`: won, or (negated) lost, in cards.
+WIN = 10_000.0
+#: How cards left are weighed under rules without scoring: as the classic scoring does.
+_CLASSIC = Scoring()
+
+
+def _penalty(scoring: Scoring, piles: tuple[tuple[Any, ...], ...], player: int) -> int:
+    return scoring.penalty(reserve=len(piles[R0 + player]), hand=len(piles[H0 + player]), waste=len(piles[W0 + player]))
+
+
+def cards_left(state: GameState, player: int) -> float:
+    """The cards of ``state`` for ``player``: the opponent's penalty minus the player's.
+
+    Cards left are weighed by the rules' scoring (the classic one under rules
+    without scoring); in a game that goes on, a reserve card the player to
+    move can play at once is worth one card.
+
+    >>> from crapette import new_game
+    >>> cards_left(new_game("classic", seed=1), 0)
+    1.0
+    """
+    piles = state.piles
+    scoring = state.rules.scoring or _CLASSIC
+    value = float(_penalty(scoring, piles, 1 - player) - _penalty(scoring, piles, player))
+    if state.outcome is None and state.current_player == player:
+        # The player is to move: a reserve card that can be played next is as good as gone.
+        reserve = R0 + player
+        for move in legal_moves(state):
+            if move.__class__ is Play and move.source.id == reserve:
+                return value + 1.0
+    return value
+
+
+def _greedy_prior(state: GameState, moves: Sequence[Move]) -> list[int]:
+    return greedy_scores(state, moves)
+
+
+@attrs.frozen
+class CardCount:
+    """The cards left, as the game is scored: the opponent's penalty minus the player's.
+
+    Cards are weighed by the rules' scoring (the classic weights, reserve
+    cards double, under rules without scoring); a reserve card the player to
+    move can play at once counts as gone (one card more); a finished game is
+    worth :data:`WIN` (won), ``-WIN`` (lost) or 0. Its prior is the greedy
+    heuristic's score of each move (:class:`~crapette.bots.GreedyBot`).
+
+    >>> from crapette import new_game
+    >>> CardCount().evaluate(new_game("classic", seed=7), 1, random.Random(0))
+    0.0
+    """
+
+    def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
+        """The value of ``state`` for ``player``, in cards: :func:`cards_left`, or :data:`WIN` for a finished game."""
+        outcome = state.outcome
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0.0
+            return WIN if outcome.winner == player else -WIN
+        return cards_left(state, player)
+
+    def prior(self, state: GameState, moves: Sequence[Move]) -> list[int]:
+        """The greedy heuristic's score of each move."""
+        return _greedy_prior(state, moves)
+
+
+#: The names of :class:`FittedValue`'s features, in the order :func:`features` gives them.
+FEATURES = (
+    "own reserve",
+    "own hand and waste",
+    "opponent reserve",
+    "opponent hand and waste",
+    "own reserve top playable",
+    "opponent reserve top playable",
+    "empty tableau piles",
+)
+
+#: The weight of each feature (log-odds of winning per unit), fitted by ``benchmarks/fit_evaluation.py``:
+#: the first position of every turn of 400 classic games between greedy bots (18,409 positions;
+#: held-out log loss 0.6385 against 0.6436 for the card count alone). The two last features never
+#: varied there (a greedy player leaves neither a playable reserve top nor, under the classic
+#: rules, an empty house to its opponent), so their weights are 0.
+WEIGHTS = (-0.0291, -0.0325, 0.0304, 0.0242, 0.0174, 0.0, 0.0)
+
+
+def _reserve_playable(state: GameState, player: int) -> bool:
+    """Whether ``player``'s reserve top could be played if ``player`` were to move now (no drawn card)."""
+    if state.current_player != player or state.drawn:
+        state = raw_state(
+            state.rules, state.piles, player, state.move_count, False, 0, state.exhausted, state.played,
+            state.counters, state.hand_known, state.reserve_known, state.from_deal, (),
+        )
+    reserve = R0 + player
+    for move in legal_moves(state):
+        if type(move) is Play and move.source.id == reserve:
+            return True
+    return False
+
+
+def features(state: GameState, player: int, *, every: bool = True) -> tuple[float, ...]:
+    """The features of ``state`` seen from ``player``'s side (see :data:`FEATURES`): public counts only.
+
+    Whether a reserve top can be played costs a listing of the legal moves:
+    with ``every=False`` it is asked only where its weight is not 0.
+
+    >>> from crapette import new_game
+    >>> features(new_game("classic", seed=7), 1)
+    (13.0, 35.0, 13.0, 35.0, 0.0, 0.0, 0.0)
+    """
+    piles = state.piles
+    other = 1 - player
+    own = bool(piles[R0 + player]) and (every or bool(WEIGHTS[4])) and _reserve_playable(state, player)
+    theirs = bool(piles[R0 + other]) and (every or bool(WEIGHTS[5])) and _reserve_playable(state, other)
+    return (
+        float(len(piles[R0 + player])),
+        float(len(piles[H0 + player]) + len(piles[W0 + player])),
+        float(len(piles[R0 + other])),
+        float(len(piles[H0 + other]) + len(piles[W0 + other])),
+        float(own),
+        float(theirs),
+        float(sum(1 for pile in piles[T0 : T0 + 8] if not pile)),
+    )
+
+
+@attrs.frozen
+class FittedValue:
+    """The log-odds that ``player`` wins, from public counts weighed by a logistic fit (:data:`WEIGHTS`).
+
+    A finished game is worth ``1e9`` (won), ``-1e9`` (lost) or 0. The
+    planning bot ranks the ends of a turn by it before trying the best.
+
+    >>> from crapette import new_game
+    >>> state = new_game("classic", seed=7)
+    >>> FittedValue().evaluate(state, 1, random.Random(0)) == sum(w * x for w, x in zip(WEIGHTS, features(state, 1)))
+    True
+    """
+
+    def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
+        """The fitted log-odds (up to a constant) that ``player`` wins from ``state``."""
+        outcome = state.outcome
+        if outcome is not None:
+            return 0.0 if outcome.winner is None else (1e9 if outcome.winner == player else -1e9)
+        return sum(w * x for w, x in zip(WEIGHTS, features(state, player, every=False)))
+
+
+#: Moves a playout may make (a safety net: turns end long before).
+_HORIZON = 200
+
+
+@attrs.frozen
+class Playout:
+    """Play on with ``policy`` to the end of the opponent's next turn, then judge with ``leaf``.
+
+    ``policy`` is a function from a state to one of its legal moves (by
+    default the greedy heuristic without look-ahead, ``fast_move`` of the
+    private module ``crapette._greedy``: fast, and never moving cards to and fro); ``leaf`` judges
+    where it stops (:class:`CardCount` by default). A finished game is
+    judged at once. Its prior is the leaf's.
+
+    >>> from crapette import new_game
+    >>> Playout().evaluate(new_game("classic", seed=7), 1, random.Random(0))
+    -1.0
+    """
+
+    leaf: Evaluator = attrs.field(factory=CardCount)
+    policy: Callable[[GameState], Move] = fast_move
+
+    def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
+        """The leaf's value for ``player`` where play stops."""
+        return self.leaf.evaluate(self.play_on(state, player), player, rng if rng is not None else random.Random(0))
+
+    def play_on(self, state: GameState, player: int) -> GameState:
+        """Where play stops: ``state`` played on with the policy to the end of the opponent's next turn."""
+        policy = self.policy
+        turns_left = 2 if state.current_player == player else 1
+        last = state.current_player
+        for _ in range(_HORIZON):
+            if state.is_over:
+                break
+            state = apply_move(state, policy(state))
+            if state.current_player != last:
+                last = state.current_player
+                turns_left -= 1
+                if turns_left == 0:
+                    break
+        return state
+
+    def prior(self, state: GameState, moves: Sequence[Move]) -> list[float]:
+        """The leaf's prior."""
+        return prior(self.leaf, state, moves)
