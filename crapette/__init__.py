@@ -56,6 +56,7 @@ from ._state import ALL_PILES, MAX_TURN_MOVES, GameState, Pile, PileKind, parse_
 from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play, parse_move
 from ._engine import apply_move, explain_illegal, legal_moves, new_game
 from ._turns import DEFAULT_TURN_LIMIT, TurnEnd, TurnEnds, position_key, reveals, turn_ends
+from . import kernel  # noqa: F401  (installs the compiled kernel where it is built)
 from ._position import MAX_POSITION_LENGTH, parse_position, rules_from_text, rules_to_text
 from ._match import Match
 from ._view import PublicView, view

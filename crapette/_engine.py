@@ -160,11 +160,16 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         raise TypeError(f"legal_moves() expects a GameState, got {type(state).__name__}") from None
     legal = cache[LEGAL]
     if legal is None:
-        legal = cache[LEGAL] = _generate(state, cache)
+        legal = cache[LEGAL] = _lister(state, cache)
     return legal  # type: ignore[no-any-return]
 
 
-def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
+def python_moves(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
+    """The legal moves of ``state`` worked out by this module (``cache`` is the state's engine list).
+
+    The reference that the compiled kernel (:mod:`crapette.kernel`) is held to; :func:`legal_moves`
+    calls the kernel's twin instead where it runs.
+    """
     if cache[OUTCOME] is not None:
         return ()
     piles = state.piles
@@ -385,11 +390,20 @@ def apply_move(state: GameState, move: Move) -> GameState:
         raise TypeError(f"apply_move() expects a GameState, got {type(state).__name__}") from None
     legal = cache[LEGAL]
     if legal is None:
-        legal = cache[LEGAL] = _generate(state, cache)
+        legal = cache[LEGAL] = _lister(state, cache)
     if move not in legal:
         if type(move) not in _MOVE_TYPES:
             raise _not_a_move("apply_move", move)
         raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
+    return _applier(state, cache, move)  # type: ignore[no-any-return]
+
+
+def python_apply(state: GameState, cache: list[Any], move: Move) -> GameState:
+    """The state after the legal ``move``, worked out by this module (``cache`` is ``state``'s engine list).
+
+    The reference that the compiled kernel (:mod:`crapette.kernel`) is held to; :func:`apply_move`
+    calls the kernel's twin instead where it runs.
+    """
     # The legal moves are interned, so a true move found among them has one of
     # their exact classes; the last branch below refuses anything else (an
     # object whose __eq__ says it equals a legal move).
@@ -404,6 +418,9 @@ def apply_move(state: GameState, move: Move) -> GameState:
     hand_known = state.hand_known
     reserve_known = state.reserve_known
     found = cache[FOUND]
+    if found is None:
+        # The kernel listed this state's moves, which leaves the indexes of this module unmade.
+        found = cache[FOUND] = foundation_index(piles)
     tab0 = cache[TAB0]
     tab1 = cache[TAB1]
     if plan.revisits:
@@ -513,6 +530,38 @@ def apply_move(state: GameState, move: Move) -> GameState:
     if ends:
         after._engine[OUTCOME] = game_end(after)
     return after
+
+
+#: What legal_moves and apply_move call: this module's functions, or the compiled kernel's twins
+#: (which hand the rules they do not run back to these); see :func:`install`.
+_lister: Any = python_moves
+_applier: Any = python_apply
+
+
+def install(lister: Any = None, applier: Any = None) -> None:
+    """Make :func:`legal_moves` and :func:`apply_move` call ``lister(state, cache)`` and ``applier(state, cache, move)``.
+
+    :mod:`crapette.kernel` installs its twins of :func:`python_moves` and
+    :func:`python_apply` this way; None puts this module's functions back.
+    """
+    global _lister, _applier
+    _lister = python_moves if lister is None else lister
+    _applier = python_apply if applier is None else applier
+
+
+def reference_legal_moves(state: GameState) -> tuple[Move, ...]:
+    """The legal moves of ``state`` by this module alone, worked out afresh (for differential tests)."""
+    return python_moves(state, state._engine)
+
+
+def reference_apply_move(state: GameState, move: Move) -> GameState:
+    """The state after ``move`` by this module alone (for differential tests).
+
+    :raises IllegalMoveError: if the move is not legal.
+    """
+    if move not in python_moves(state, state._engine):
+        raise IllegalMoveError(f"illegal move {move}: {explain_illegal(state, move)}")
+    return python_apply(state, state._engine, move)
 
 
 def _track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[tuple[Move, ...], Any, Any]:
