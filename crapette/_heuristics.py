@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from . import kernel
 from ._cards import Card
 from ._engine import apply_move, legal_moves
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, MoveStack, Play
@@ -68,6 +69,9 @@ def greedy_scores(world: GameState, moves: Sequence[Move], lookahead: bool = Tru
     Without ``lookahead`` moves between tableau piles all score as useless
     (the fast policy of the search bot's playouts).
     """
+    found = kernel.greedy_scores(world, moves, lookahead)
+    if found is not None:
+        return found
     piles = world.piles
     player = world.current_player
     scores = []
@@ -171,6 +175,9 @@ _QUICK: dict[Move, tuple[int, int, int]] = {
 
 def fast_move(world: GameState) -> Move:
     """The greedy move without look-ahead: the first of the legal moves with the highest quick score."""
+    found = kernel.fast_move(world)
+    if found is not None:
+        return found
     moves = legal_moves(world)
     if len(moves) == 1:
         return moves[0]
@@ -219,6 +226,9 @@ def evaluate(state: GameState, player: int) -> float:
     worth a large bonus or malus; a reserve card the player can play at once
     is worth one card.
     """
+    found = kernel.evaluate(state, player)
+    if found is not None:
+        return found
     outcome = state.outcome
     if outcome is not None:
         if outcome.winner is None:
@@ -238,6 +248,9 @@ def evaluate(state: GameState, player: int) -> float:
 
 def playout(world: GameState, player: int) -> float:
     """Play on greedily to the end of the opponent's next turn, then evaluate for ``player``."""
+    found = kernel.playout(world, player)
+    if found is not None:
+        return found
     state = world
     turns_left = 2 if state.current_player == player else 1
     last = state.current_player

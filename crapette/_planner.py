@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import kernel
 from ._checks import check_int, check_seed
 from ._engine import apply_move, legal_moves
 from ._errors import brief
@@ -36,6 +37,9 @@ _MAX_CANDIDATES = 2000
 
 def _exits(state: GameState) -> list[Move]:
     """The legal moves that leave a turn end: they reveal a card or end the turn."""
+    found = kernel.exits(state)
+    if found is not None:
+        return list(found)
     return [m for m in legal_moves(state) if type(m) in (Draw, EndTurn, Pass) or reveals(state, m)]
 
 
@@ -178,8 +182,8 @@ class PlanningBot:
             upto = tried + max(1, self.playouts // (rounds * len(alive)))
             while len(deals) < upto:
                 deals.append(dealer.deal(rng))
-            for i in alive:
-                totals[i] += sum(self._try(deal, paths[i], player) for deal in deals[tried:upto])
+            for i, total in zip(alive, self._tries(deals[tried:upto], [paths[i] for i in alive], player)):
+                totals[i] += total
             tried = upto
             if len(alive) <= 2:
                 break
@@ -190,6 +194,14 @@ class PlanningBot:
     def _candidates(self) -> int:
         """How many candidates a plan tries, the best by the evaluation: each at least twice."""
         return max(8, min(_MAX_CANDIDATES, self.playouts // 2))
+
+    def _tries(self, deals: list[GameState], paths: list[tuple[Move, ...]], player: int) -> list[float]:
+        """For each path, the sum of :meth:`_try` over ``deals`` (in the compiled kernel where it runs)."""
+        if type(self)._try is PlanningBot._try:
+            found = kernel.try_paths(deals, paths, player)
+            if found is not None:
+                return found
+        return [sum(self._try(deal, path, player) for deal in deals) for path in paths]
 
     def _try(self, deal: GameState, path: tuple[Move, ...], player: int) -> float:
         """What one playout of ``path`` in ``deal`` is worth to ``player`` (``benchmarks/planner_variants.py`` varies it)."""
@@ -209,7 +221,10 @@ def path_values(v: PublicView, paths: list[tuple[Move, ...]], worlds: int, seed:
     dealer = _Dealer(v)
     rng = seeded_rng(seed, v)
     deals = [dealer.deal(rng) for _ in range(max(1, worlds))]
-    return [sum(_try(deal, path, player) for deal in deals) / len(deals) for path in paths]
+    totals = kernel.try_paths(deals, paths, player)
+    if totals is None:
+        totals = [sum(_try(deal, path, player) for deal in deals) for path in paths]
+    return [total / len(deals) for total in totals]
 
 
 def segment_paths(v: PublicView) -> list[tuple[Move, ...]]:

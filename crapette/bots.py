@@ -40,6 +40,7 @@ import random
 import types
 from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
+from . import kernel
 from ._checks import check_int, check_seed
 from ._engine import apply_move
 from ._shapes import shuttles
@@ -421,11 +422,13 @@ class SearchBot(_GameBot[StateT, MoveT]):
         rng = seeded_rng(self.seed, v)
         player = v.current_player
         samples = max(1, self.budget // len(moves))
-        totals = [0.0] * len(moves)
-        for _ in range(samples):
-            world = dealer.deal(rng)
-            for i, move in enumerate(moves):
-                totals[i] += playout(apply_move(world, move), player)
+        worlds = [dealer.deal(rng) for _ in range(samples)]
+        totals = kernel.try_paths(worlds, [(move,) for move in moves], player)
+        if totals is None:
+            totals = [0.0] * len(moves)
+            for world in worlds:
+                for i, move in enumerate(moves):
+                    totals[i] += playout(apply_move(world, move), player)
         values = [
             total / samples + (_PREFER_USEFUL if score >= 0 else 0.0) + score * _TIE_BREAK
             for total, score in zip(totals, greedy)

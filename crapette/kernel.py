@@ -43,6 +43,7 @@ Python.
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -61,11 +62,13 @@ __all__ = [
     "REASON",
     "engine",
     "evaluate",
+    "exits",
     "fast_move",
     "greedy_scores",
     "playout",
     "self_play",
     "set_enabled",
+    "shuffle",
     "supports",
     "try_paths",
 ]
@@ -171,6 +174,7 @@ def _load() -> tuple[Any, str]:
             _engine.python_moves,
             _engine.python_apply,
             len(CACHE_LAYOUT),
+            random.Random,
         ))
     except (TypeError, ValueError) as exc:   # a kernel built for another layout of the classes
         return None, f"the compiled kernel does not fit this crapette ({exc}): the pure-Python engine runs"
@@ -200,6 +204,12 @@ greedy_scores: Callable[[GameState, Sequence[Move], bool], list[int] | None] = _
 #: For each path (legal moves from the deals' position): the sum over ``deals`` of the value for
 #: ``player`` after playing it and playing on greedily to the end of the opponent's next turn; or None.
 try_paths: Callable[[Sequence[GameState], Sequence[Sequence[Move]], int], list[float] | None] = _none
+#: The legal moves of ``state`` that reveal a card or end the turn (Draw, End turn, Pass, and plays of the
+#: reserve that uncover a card nobody has seen), in legal order; or None.
+exits: Callable[[GameState], tuple[Move, ...] | None] = _none
+#: ``rng.shuffle(items)`` done in the kernel, drawing the same numbers (True), where ``rng`` is exactly
+#: a :class:`random.Random` and ``items`` a list; else None, and nothing is drawn.
+shuffle: Callable[[random.Random, list[Any]], bool | None] = _none
 _self_play: Callable[..., list[tuple[tuple[GameState, ...], Outcome | None, int]] | None] = _none
 
 
@@ -217,7 +227,7 @@ def set_enabled(on: bool) -> None:
 
     Switching it on where it is not available does nothing.
     """
-    global _on, evaluate, playout, fast_move, greedy_scores, try_paths, _self_play
+    global _on, evaluate, playout, fast_move, greedy_scores, try_paths, exits, shuffle, _self_play
     _on = bool(on) and _C is not None
     if _C is not None:
         _C.set_enabled(_on)
@@ -229,6 +239,8 @@ def set_enabled(on: bool) -> None:
     fast_move = c.fast_move if c else _none
     greedy_scores = c.greedy_scores if c else _none
     try_paths = c.try_paths if c else _none
+    exits = c.exits if c else _none
+    shuffle = c.shuffle if c else _none
     _self_play = c.self_play if c else _none
 
 

@@ -478,10 +478,12 @@ static int take_offset(PyObject *descr, Py_ssize_t *off) {
 
 PyObject *k_init(PyObject *config) {
     PyObject *cards, *moves, *kinds, *state_type, *fields, *outcome, *reasons, *turn_end, *compile, *gen, *apply;
+    PyObject *random_type;
     Py_ssize_t engine_len;
-    if (!PyArg_ParseTuple(config, "O!O!O!O!O!OO!OOOOn", &PyTuple_Type, &cards, &PyTuple_Type, &moves,
+    if (!PyArg_ParseTuple(config, "O!O!O!O!O!OO!OOOOnO!", &PyTuple_Type, &cards, &PyTuple_Type, &moves,
                           &PyTuple_Type, &kinds, &PyType_Type, &state_type, &PyTuple_Type, &fields, &outcome,
-                          &PyTuple_Type, &reasons, &turn_end, &compile, &gen, &apply, &engine_len))
+                          &PyTuple_Type, &reasons, &turn_end, &compile, &gen, &apply, &engine_len, &PyType_Type,
+                          &random_type))
         return NULL;
     if (PyTuple_GET_SIZE(cards) != NCARDS || PyTuple_GET_SIZE(moves) != NACTIONS || PyTuple_GET_SIZE(kinds) != NACTIONS
         || PyTuple_GET_SIZE(fields) != NFIELDS || PyTuple_GET_SIZE(reasons) != 4 || engine_len < 1 || engine_len > 64) {
@@ -540,6 +542,7 @@ PyObject *k_init(PyObject *config) {
     Py_XSETREF(G.compile, Py_NewRef(compile));
     Py_XSETREF(G.py_generate, Py_NewRef(gen));
     Py_XSETREF(G.py_apply, Py_NewRef(apply));
+    Py_XSETREF(G.random_type, Py_NewRef(random_type));
     Py_XSETREF(G.rules_cache, PyDict_New());
     Py_XSETREF(G.empty, PyTuple_New(0));
     for (int i = 0; i < 4; i++) Py_XSETREF(G.pairs[i], Py_BuildValue("(OO)", i & 2 ? Py_True : Py_False, i & 1 ? Py_True : Py_False));

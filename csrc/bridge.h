@@ -24,6 +24,7 @@ typedef struct {
     PyObject *outcome_cls, *reasons[5], *turn_end_cls;
     PyObject *compile;            /* rules -> a description of the rules for the kernel, or None */
     PyObject *py_generate, *py_apply;
+    PyObject *random_type;        /* random.Random */
     PyObject *rules_cache;        /* dict: RuleSet -> capsule of KRules, or None */
     PyObject *pairs[4];           /* (False, False), (False, True), (True, False), (True, True) */
     PyObject *empty;

@@ -132,6 +132,65 @@ static PyObject *m_fast_move(PyObject *self, PyObject *const *args, Py_ssize_t n
     return Py_NewRef(PyTuple_GET_ITEM(G.moves, a));
 }
 
+/* exits(state) -> tuple[Move, ...] | None: the legal moves that reveal a card or end the turn (Draw,
+ * End turn, Pass, and plays of the reserve that uncover a card nobody has seen), in legal order. */
+static PyObject *m_exits(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "exits(state)");
+        return NULL;
+    }
+    if (not_ready()) return NULL;
+    PyObject *caps;
+    const KRules *R;
+    KPos P;
+    int ok = k_to_pos(args[0], &caps, &R, &P);
+    if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
+    uint16_t moves[NACTIONS];
+    int n = k_moves(R, &P, moves), m = 0;
+    Py_DECREF(caps);
+    if (n < 0) return NULL;
+    for (int i = 0; i < n; i++) {
+        int kind = KA.kind[moves[i]];
+        if (kind == K_DRAW || kind == K_END || kind == K_PASS || k_reveals(&P, moves[i])) moves[m++] = moves[i];
+    }
+    return moves_tuple(moves, m);
+}
+
+/* shuffle(rng, items) -> True | None: random.Random.shuffle(items) done here, drawing the same numbers from
+ * rng.getrandbits as Python's shuffle does, when rng is exactly a random.Random and items a list. */
+static PyObject *m_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "shuffle(rng, items)");
+        return NULL;
+    }
+    if (not_ready()) return NULL;
+    PyObject *rng = args[0], *items = args[1];
+    if (!G.enabled || (PyObject *)Py_TYPE(rng) != G.random_type || !PyList_CheckExact(items)) Py_RETURN_NONE;
+    PyObject *bits = PyObject_GetAttrString(rng, "getrandbits");
+    if (bits == NULL) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(items) - 1; i > 0; i--) {
+        unsigned long long n = (unsigned long long)i + 1, r;
+        int k = 0;
+        while (n >> k) k++;
+        PyObject *width = PyLong_FromLong(k);
+        if (width == NULL) { Py_DECREF(bits); return NULL; }
+        do {
+            PyObject *x = PyObject_CallOneArg(bits, width);
+            if (x == NULL) { Py_DECREF(width); Py_DECREF(bits); return NULL; }
+            r = PyLong_AsUnsignedLongLong(x);
+            Py_DECREF(x);
+            if (r == (unsigned long long)-1 && PyErr_Occurred()) { Py_DECREF(width); Py_DECREF(bits); return NULL; }
+        } while (r >= n);
+        Py_DECREF(width);
+        if (i >= PyList_GET_SIZE(items)) break;   /* getrandbits cannot change the list; be safe anyway */
+        PyObject *a = PyList_GET_ITEM(items, i), *b = PyList_GET_ITEM(items, (Py_ssize_t)r);
+        PyList_SET_ITEM(items, i, b);
+        PyList_SET_ITEM(items, (Py_ssize_t)r, a);
+    }
+    Py_DECREF(bits);
+    Py_RETURN_TRUE;
+}
+
 /* The actions of a sequence of moves; 0 if one is not a move. */
 static int actions_of(PyObject *seq, uint16_t *out, Py_ssize_t room, Py_ssize_t *n) {
     PyObject *fast = PySequence_Fast(seq, "expected a sequence of moves");
@@ -421,6 +480,8 @@ static PyMethodDef methods[] = {
     {"greedy_scores", (PyCFunction)(void (*)(void))m_greedy_scores, METH_FASTCALL, "greedy_scores(state, moves, lookahead)"},
     {"try_paths", (PyCFunction)(void (*)(void))m_try_paths, METH_FASTCALL, "try_paths(deals, paths, player)"},
     {"turn_ends", (PyCFunction)(void (*)(void))m_turn_ends, METH_FASTCALL, "turn_ends(state, limit)"},
+    {"exits", (PyCFunction)(void (*)(void))m_exits, METH_FASTCALL, "exits(state)"},
+    {"shuffle", (PyCFunction)(void (*)(void))m_shuffle, METH_FASTCALL, "shuffle(rng, items)"},
     {"self_play", m_self_play, METH_VARARGS, "self_play(starts, seeds, policy, epsilon, max_moves, keep)"},
     {NULL, NULL, 0, NULL},
 };

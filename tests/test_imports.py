@@ -70,7 +70,7 @@ LAYERS = {
     "protocol": _L["protocol"], "gamekit": _L["protocol"],
     "_heuristics": _L["play"], "_evaluation": _L["play"], "_ismcts": _L["play"], "_planner": _L["play"],
     "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"],
-    "gamecheck": _L["play"], "analysis": _L["play"],
+    "gamecheck": _L["play"], "analysis": _L["play"], "selfplay": _L["play"],
     "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
     "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
     "openspiel": _L["adapters"],
