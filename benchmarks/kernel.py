@@ -37,7 +37,7 @@ from typing import Any
 
 from crapette import GameState, apply_move, kernel, legal_moves, new_game, turn_ends
 from crapette._heuristics import fast_move
-from crapette.bots import GreedyBot, PlanningBot, RandomBot, SearchBot
+from crapette.bots import GreedyBot, PlanningBot, RandomBot, SearchBot, make_bot
 from crapette.selfplay import self_play
 from crapette.simulation import simulate
 
@@ -125,9 +125,12 @@ def greedy_positions(rules: str, games: int, every: int = 1, cap: int = 2000) ->
     return found
 
 
-def fast_playouts(rules: str, games: int) -> Block:
+def fast_playouts(rules: str, games: int, rounds: int) -> Block:
+    # Dealt beforehand: the deal is Python's work, the playout the kernel's.
+    dealt = [new_game(rules, seed) for seed in range(rounds * games)]
+
     def block(r: int) -> tuple[int, Any]:
-        starts = [new_game(rules, seed) for seed in range(r * games, (r + 1) * games)]
+        starts = dealt[r * games : (r + 1) * games]
         found = kernel.self_play(starts, [0] * len(starts), 1, 0.0, 5000, 0)
         if found is not None:
             return sum(game[2] for game in found), [game[2] for game in found]
@@ -156,7 +159,15 @@ def calls(positions: list[GameState], rounds: int, work: Callable[[GameState], A
 def simulation(rules: str, games: int) -> Block:
     def block(r: int) -> tuple[int, Any]:
         report = simulate(rules, (GreedyBot(), RandomBot(seed=1)), games=games, seed=1000 * r)
-        return games, (report.wins, sum(g.moves for g in report.games))
+        return games, (report.wins, sum(g.moves for g in report.results))
+
+    return block
+
+
+def planner_game(rules: str) -> Block:
+    def block(r: int) -> tuple[int, Any]:
+        report = simulate(rules, (make_bot("search:easy", seed=1), GreedyBot()), games=1, seed=r)
+        return 1, (report.wins, report.results[0].moves)
 
     return block
 
@@ -229,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
                 f" classic python / solitaire {classic['python_per_s'] / solitaire:.2f}x",
                 flush=True,
             )
-    note("greedy playouts, classic", interleaved(rounds, fast_playouts("classic", 12)), "moves/s")
+    note("greedy playouts, classic", interleaved(rounds, fast_playouts("classic", 12, rounds)), "moves/s")
     positions = greedy_positions("classic", 3)
     note("turn_ends, classic", interleaved(rounds, calls(positions[::3], rounds, lambda s: len(turn_ends(s)))), "calls/s")
     sparse = [s for s in greedy_positions("classic", 2, every=9) if len(legal_moves(s)) > 1]
@@ -245,6 +256,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     note("greedy bot decision, classic", interleaved(rounds, calls(positions[::2], rounds, GreedyBot().choose)), "decisions/s")
     note("simulate greedy v random, classic", interleaved(rounds, simulation("classic", 4)), "games/s")
+    note("simulate search:easy v greedy", interleaved(rounds, planner_game("classic")), "games/s")
     gym = gymnasium_steps("classic", 3)
     note("gymnasium steps v greedy, classic", interleaved(rounds, gym) if gym else None, "steps/s")
     note("self_play greedy, classic", interleaved(rounds, self_play_games("classic", 4)), "games/s")

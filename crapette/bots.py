@@ -42,7 +42,7 @@ from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 from . import kernel
 from ._checks import check_int, check_seed
-from ._engine import apply_move
+from ._engine import apply_move, legal_moves
 from ._shapes import shuttles
 from ._errors import brief
 from ._heuristics import FOUNDATION, checked_view, greedy_choice, greedy_scores, playout, seeded_rng
@@ -275,11 +275,17 @@ class GreedyBot:
 
         :raises ValueError: if the game is over.
         """
-        v = checked_view(state)
-        moves = v.legal_moves
+        if not isinstance(state, GameState) or state.is_over:
+            checked_view(state)  # raises, saying what is wrong
+        moves = legal_moves(state)
         if len(moves) == 1:
             return moves[0]
-        return greedy_choice(v, moves)
+        # The heuristic reads only what the view shows (tops, sizes, the turn's moves), so the
+        # kernel scores the state itself as the Python heuristic scores a world dealt from its view.
+        scores = kernel.greedy_scores(state, moves, True)
+        if scores is None:
+            return greedy_choice(checked_view(state), moves)
+        return moves[scores.index(max(scores))]
 
 
 # Search -------------------------------------------------------------------------
