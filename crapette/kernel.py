@@ -30,9 +30,9 @@ imported) forces the pure-Python engine; :data:`REASON` then says so.
 :func:`set_enabled` switches the kernel off and on again within a process,
 which benchmarks and tests use to compare the two.
 
-The functions below the switch (:func:`playout`, :func:`evaluate`,
-:func:`fast_move`, :func:`greedy_scores`, :func:`try_paths`,
-:func:`self_play`) are the kernel's entry points for the play layer: each
+The module's other functions (``playout``, ``evaluate``, ``fast_move``,
+``greedy_scores``, ``try_paths``, ``exits``, ``shuffle``, ``self_play``) are
+the kernel's entry points for the play layer, outside ``__all__``: each
 returns None where the kernel does not run the state (not built, switched
 off, or rules it does not run), and the caller then does the same work in
 Python.
@@ -42,6 +42,7 @@ Python.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import random
 from collections.abc import Callable, Sequence
@@ -57,21 +58,7 @@ from ._shapes import shapes
 from ._state import CACHE_LAYOUT, GameState
 from ._turns import TurnEnd
 
-__all__ = [
-    "AVAILABLE",
-    "REASON",
-    "engine",
-    "evaluate",
-    "exits",
-    "fast_move",
-    "greedy_scores",
-    "playout",
-    "self_play",
-    "set_enabled",
-    "shuffle",
-    "supports",
-    "try_paths",
-]
+__all__ = ["AVAILABLE", "REASON", "engine", "set_enabled", "supports"]
 
 #: The moves in the order of the fixed action numbering (crapette._actions): the kernel passes moves as these numbers.
 MOVES: tuple[Move, ...] = (
@@ -157,7 +144,9 @@ def _load() -> tuple[Any, str]:
     try:
         from . import _ckernel
     except ImportError as exc:
-        return None, f"the compiled kernel is not built ({exc}): the pure-Python engine runs"
+        if importlib.util.find_spec(f"{__package__}._ckernel") is None:
+            return None, "the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs"
+        return None, f"the compiled kernel does not load ({exc}): the pure-Python engine runs"
     fields = ("rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played",
               "counters", "hand_known", "reserve_known", "from_deal", "turn_moves", "_engine")
     try:
