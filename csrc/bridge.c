@@ -425,9 +425,12 @@ PyObject *k_from_pos(PyObject *rules, const KPos *P, PyObject *parent, uint32_t 
     v[F_COUNTERS] = Py_NewRef(G.empty);
     v[F_HAND_KNOWN] = pair_of(P->hand_known);
     PyObject *known = parent != NULL ? FIELD(parent, F_RESERVE_KNOWN) : NULL;
-    if (known != NULL && PyTuple_CheckExact(known) && PyTuple_GET_SIZE(known) == 2
-        && PyLong_AsLong(PyTuple_GET_ITEM(known, 0)) == P->reserve_known[0]
-        && PyLong_AsLong(PyTuple_GET_ITEM(known, 1)) == P->reserve_known[1])
+    long k0 = -1, k1 = -1;
+    if (known != NULL && PyTuple_CheckExact(known) && PyTuple_GET_SIZE(known) == 2) {
+        small_int(PyTuple_GET_ITEM(known, 0), 0, NCARDS, &k0);
+        small_int(PyTuple_GET_ITEM(known, 1), 0, NCARDS, &k1);
+    }
+    if (k0 == P->reserve_known[0] && k1 == P->reserve_known[1])
         v[F_RESERVE_KNOWN] = Py_NewRef(known);
     else
         v[F_RESERVE_KNOWN] = Py_BuildValue("(ii)", P->reserve_known[0], P->reserve_known[1]);

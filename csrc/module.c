@@ -182,7 +182,11 @@ static PyObject *m_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nar
             if (r == (unsigned long long)-1 && PyErr_Occurred()) { Py_DECREF(width); Py_DECREF(bits); return NULL; }
         } while (r >= n);
         Py_DECREF(width);
-        if (i >= PyList_GET_SIZE(items)) break;   /* getrandbits cannot change the list; be safe anyway */
+        if (i >= PyList_GET_SIZE(items) || (Py_ssize_t)r >= PyList_GET_SIZE(items)) {
+            Py_DECREF(bits);
+            PyErr_SetString(PyExc_RuntimeError, "the list changed size during the shuffle");
+            return NULL;
+        }
         PyObject *a = PyList_GET_ITEM(items, i), *b = PyList_GET_ITEM(items, (Py_ssize_t)r);
         PyList_SET_ITEM(items, i, b);
         PyList_SET_ITEM(items, (Py_ssize_t)r, a);
@@ -238,7 +242,7 @@ static PyObject *m_greedy_scores(PyObject *self, PyObject *const *args, Py_ssize
     }
     int scores[NACTIONS];
     k_greedy_scores(R, &P, given, (int)n, lookahead, scores);
-    if ((out = PyList_New(n)) == NULL) goto done;
+    if (PyErr_Occurred() || (out = PyList_New(n)) == NULL) goto done;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *s = PyLong_FromLong(scores[i]);
         if (s == NULL) { Py_CLEAR(out); goto done; }
@@ -264,6 +268,11 @@ static PyObject *m_try_paths(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (paths == NULL) { Py_DECREF(deals); return NULL; }
     Py_ssize_t nd = PySequence_Fast_GET_SIZE(deals), np = PySequence_Fast_GET_SIZE(paths);
     PyObject *out = NULL, **caps = NULL;
+    if (nd == 0) {   /* Python's sum() of no values is the int 0: leave it to Python */
+        Py_DECREF(deals);
+        Py_DECREF(paths);
+        Py_RETURN_NONE;
+    }
     KPos *worlds = NULL;
     const KRules **rules = NULL;
     uint16_t *acts = NULL;
@@ -317,7 +326,7 @@ static PyObject *m_try_paths(PyObject *self, PyObject *const *args, Py_ssize_t n
         totals[i] = sum;
     }
     PyMem_Free(scratch);
-    if ((out = PyList_New(np)) == NULL) goto done;
+    if (PyErr_Occurred() || (out = PyList_New(np)) == NULL) goto done;
     for (Py_ssize_t i = 0; i < np; i++) {
         PyObject *f = PyFloat_FromDouble(totals[i]);
         if (f == NULL) { Py_CLEAR(out); goto done; }

@@ -38,6 +38,7 @@ int k_self_play_one(const KRules *R, PyObject *rules, PyObject *start, KPos *P, 
             a = k_fast_of(P, legal, n);
         } else {
             k_greedy_scores(R, P, legal, n, 1, scores);
+            if (PyErr_Occurred()) goto fail;
             int best = 0;
             for (int i = 1; i < n; i++)
                 if (scores[i] > scores[best]) best = i;
