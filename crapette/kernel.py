@@ -234,12 +234,22 @@ def set_enabled(on: bool) -> None:
 
 
 def engine() -> str:
-    """Which engine runs: ``"kernel"`` (the compiled kernel, for the rules it runs) or ``"python"``."""
+    """Which engine runs: ``"kernel"`` (the compiled kernel, for the rules it runs) or ``"python"``.
+
+    >>> engine() == ("kernel" if AVAILABLE else "python")
+    True
+    """
     return "kernel" if _on else "python"
 
 
 def supports(rules: RuleSet | str) -> bool:
     """True if the kernel runs games under ``rules`` now: it is on, and the rules have no part it cannot run.
+
+    Endings of one's own and scorings of one's own are Python hooks, which the
+    kernel leaves to the Python engine; every other option and part runs in it.
+
+    >>> supports("classic(revisits=false)") == AVAILABLE, supports("casual(endings=no-progress:20)")
+    (True, False)
 
     :raises TypeError: if ``rules`` is neither a RuleSet nor a rules text.
     """

@@ -57,6 +57,10 @@ class SelfPlayGame:
     """One game of :func:`self_play`: its deal's seed, the positions kept, how it ended, its length.
 
     ``outcome`` is None when ``max_moves`` cut the game short.
+
+    >>> game = self_play("classic", games=1, seed=3, keep="none")[0]
+    >>> game.seed, game.states, game.outcome.reason
+    (3, (), EndReason.EMPTIED)
     """
 
     #: The game was dealt by ``new_game(rules, seed)``.

@@ -465,9 +465,9 @@ fail:
 
 /* ---- init ------------------------------------------------------------------------------ */
 
-static int take_offset(PyObject *descr, Py_ssize_t *off) {
-    if (!Py_IS_TYPE(descr, &PyMemberDescr_Type)) {
-        PyErr_SetString(PyExc_TypeError, "kernel init: a GameState field is not a slot");
+static int take_offset(PyObject *descr, PyTypeObject *type, Py_ssize_t *off) {
+    if (!Py_IS_TYPE(descr, &PyMemberDescr_Type) || !PyType_IsSubtype(type, PyDescr_TYPE(descr))) {
+        PyErr_SetString(PyExc_TypeError, "kernel init: a GameState field is not a slot of GameState");
         return -1;
     }
     PyMemberDef *m = ((PyMemberDescrObject *)descr)->d_member;
@@ -495,7 +495,7 @@ PyObject *k_init(PyObject *config) {
     }
     PyTypeObject *type = (PyTypeObject *)state_type;
     for (int i = 0; i < NFIELDS; i++) {
-        if (take_offset(PyTuple_GET_ITEM(fields, i), &G.off[i]) < 0) return NULL;
+        if (take_offset(PyTuple_GET_ITEM(fields, i), type, &G.off[i]) < 0) return NULL;
         if (G.off[i] + (Py_ssize_t)sizeof(PyObject *) > type->tp_basicsize) {
             PyErr_SetString(PyExc_ValueError, "kernel init: a slot lies outside the GameState");
             return NULL;
