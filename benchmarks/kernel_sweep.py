@@ -2,7 +2,7 @@
 
 Run ``python benchmarks/kernel_sweep.py [--positions 1000000] [--workers N]``.
 Random games of random rule sets (every option drawn, ``revisits=False`` half
-the time, a few rule sets with an ending of their own, which the kernel hands
+the time, a few rule sets with a further ending, which the kernel hands
 to Python) are played with random moves, and every position met is checked by
 ``tests/kernel_sweep.py``'s ``check_position``: the legal moves and their order,
 the state after every legal move (every field and the outcome), the moves

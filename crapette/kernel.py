@@ -14,7 +14,7 @@ Once built, the kernel is used by :func:`~crapette.legal_moves`,
 :func:`~crapette.apply_move` and :func:`~crapette.turn_ends` themselves, so
 everything built on them (the bots, :func:`~crapette.simulation.simulate`, the
 RL adapters) runs faster without asking. It runs every rule set but those with
-endings of one's own (``RuleSet.endings``: Python hooks on every move) or a
+further endings (``RuleSet.endings``, such as ``no-progress``: Python hooks on every move) or a
 scoring class of one's own; those, and any state it cannot read, are handed to
 the Python engine. Building rules of one's own run in the kernel: it takes
 them as the tables the engine compiles them into.
@@ -93,7 +93,7 @@ def _weights(scoring: Scoring) -> tuple[int, int, int] | None:
 def _describe(rules: RuleSet) -> tuple[Any, ...] | None:
     """What the kernel needs of ``rules`` (see csrc/bridge.c, make_rules), or None where it does not run them."""
     if rules.endings:
-        return None   # endings of one's own are Python hooks on every move
+        return None   # further endings are Python hooks on every move
     scoring: Any = None
     if rules.scoring is not None:
         if type(rules.scoring) is not Scoring:
@@ -245,8 +245,9 @@ def engine() -> str:
 def supports(rules: RuleSet | str) -> bool:
     """True if the kernel runs games under ``rules`` now: it is on, and the rules have no part it cannot run.
 
-    Endings of one's own and scorings of one's own are Python hooks, which the
-    kernel leaves to the Python engine; every other option and part runs in it.
+    Further endings (``RuleSet.endings``) and scorings of one's own are Python
+    hooks, which the kernel leaves to the Python engine; every other option and
+    part runs in it.
 
     >>> supports("classic(revisits=false)") == AVAILABLE, supports("casual(endings=no-progress:20)")
     (True, False)

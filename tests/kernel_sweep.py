@@ -40,7 +40,7 @@ def pure() -> Iterator[None]:
 
 
 def random_rules(rng: random.Random) -> RuleSet:
-    """A rule set with every option drawn (a few with an ending of their own, which the kernel hands to Python)."""
+    """A rule set with every option drawn (a few with a further ending, which the kernel hands to Python)."""
     own, opponent = rng.choice(BUILDS), rng.choice(BUILDS)
     scoring = rng.choice(
         [None, Scoring(), Scoring(rng.randint(0, 100), rng.randint(0, 5), rng.randint(0, 5), rng.randint(0, 5), 150)]
