@@ -27,6 +27,9 @@ from crapette import (
     Build,
     Card,
     GameState,
+    MoveStack,
+    PileKind,
+    Play,
     RuleSet,
     Scoring,
     apply_move,
@@ -169,6 +172,27 @@ def test_the_kernel_agrees_on_states_of_random_games_of_random_rules(state: Game
 )
 def test_the_kernel_agrees_where_the_turn_remembers_its_positions(state: GameState) -> None:
     check_position(state, ends=True, playouts=True)
+
+
+@needs_kernel
+def test_the_kernel_agrees_on_long_turns_of_moves_between_tableau_piles() -> None:
+    # Under revisits=false a turn remembers every position its moves between tableau piles reached:
+    # play those moves almost only, so that the turns grow long.
+    rules = "classic(revisits=false,fill_empty_first=false,foundation_plays=optional)"
+    longest = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = new_game(rules, seed=seed)
+        for n in range(250):
+            moves = legal_moves(state)
+            if not moves:
+                break
+            shuttles = [m for m in moves if type(m) is MoveStack or (type(m) is Play and m.source.kind is m.target.kind is PileKind.TABLEAU)]
+            state = apply_move(state, rng.choice(shuttles if shuttles and rng.random() < 0.97 else moves))
+            longest = max(longest, len(state.turn_moves))
+            if len(state.turn_moves) > 8 and n % 7 == 0:
+                check_position(state, ends=True, playouts=True, limit=100)
+    assert longest > 30
 
 
 @needs_kernel
