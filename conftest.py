@@ -10,3 +10,11 @@ _NEEDS = {
     "crapette/openspiel.py": "pyspiel",
 }
 collect_ignore = [path for path, module in _NEEDS.items() if importlib.util.find_spec(module) is None]
+
+
+def pytest_report_header() -> str:
+    """Say which engine runs: the compiled kernel or the pure-Python engine (crapette.kernel)."""
+    import crapette.kernel
+
+    why = f" ({crapette.kernel.REASON})" if crapette.kernel.REASON else ""
+    return f"crapette engine: {crapette.kernel.engine()}{why}"

@@ -90,6 +90,7 @@ from ._turns import (
     turn_ends,
 )
 from ._view import PublicView, view
+from . import kernel  # noqa: F401, I001  (installs the compiled kernel where it is built)
 from .errors import (
     IllegalMoveError,
     InvalidRulesError,

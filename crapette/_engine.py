@@ -17,7 +17,7 @@ from typing import Any
 from ._cards import Card, parse_card, shuffled_deck
 from ._checks import check_seed
 from ._hooks import PROBE_MOVES, PROBE_SEEDS, hook_error
-from ._messages import brief, illegal_move, not_a_state
+from ._messages import brief, illegal_move, not_a_move, not_a_state
 from ._moves import (
     DRAW,
     END_TURN,
@@ -257,11 +257,16 @@ def legal_moves(state: GameState) -> tuple[Move, ...]:
         raise not_a_state("legal_moves", state) from None
     legal = cache[LEGAL]
     if legal is None:
-        legal = cache[LEGAL] = _generate(state, cache)
+        legal = cache[LEGAL] = _lister(state, cache)
     return legal  # type: ignore[no-any-return]
 
 
-def _generate(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
+def python_moves(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
+    """The legal moves of ``state`` worked out by this module (``cache`` is the state's engine list).
+
+    The reference that the compiled kernel (:mod:`crapette.kernel`) is held to; :func:`legal_moves`
+    calls the kernel's twin instead where it runs.
+    """
     if cache[OUTCOME] is not None:
         return ()
     piles = state.piles
@@ -482,11 +487,20 @@ def apply_move(state: GameState, move: Move) -> GameState:
         raise TypeError(f"apply_move() expects a GameState, got {type(state).__name__}") from None
     legal = cache[LEGAL]
     if legal is None:
-        legal = cache[LEGAL] = _generate(state, cache)
+        legal = cache[LEGAL] = _lister(state, cache)
     if move not in legal:
         if type(move) not in _MOVE_TYPES:
-            raise _not_a_move("apply_move", move)
+            raise not_a_move("apply_move", move)
         raise illegal_move(move, explain_illegal(state, move))
+    return _applier(state, cache, move)  # type: ignore[no-any-return]
+
+
+def python_apply(state: GameState, cache: list[Any], move: Move) -> GameState:
+    """The state after the legal ``move``, worked out by this module (``cache`` is ``state``'s engine list).
+
+    The reference that the compiled kernel (:mod:`crapette.kernel`) is held to; :func:`apply_move`
+    calls the kernel's twin instead where it runs.
+    """
     # The legal moves are interned, so a true move found among them has one of
     # their exact classes; the last branch below refuses anything else (an
     # object whose __eq__ says it equals a legal move).
@@ -501,6 +515,9 @@ def apply_move(state: GameState, move: Move) -> GameState:
     hand_known = state.hand_known
     reserve_known = state.reserve_known
     found = cache[FOUND]
+    if found is None:
+        # The kernel listed this state's moves, which leaves the indexes of this module unmade.
+        found = cache[FOUND] = foundation_index(piles)
     tab0 = cache[TAB0]
     tab1 = cache[TAB1]
     if plan.revisits:
@@ -592,7 +609,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
                 exhausted, played = _mark(1 - player, exhausted, played)
                 ends = ends or (exhausted[0] and exhausted[1])
     else:
-        raise _not_a_move("apply_move", move)
+        raise not_a_move("apply_move", move)
     after = raw_state(
         rules, piles, player, count, drawn, passes, exhausted, played, state.counters,
         hand_known, reserve_known, state.from_deal, turn, None, found, tab0, tab1, seen, shape,
@@ -610,6 +627,23 @@ def apply_move(state: GameState, move: Move) -> GameState:
     if ends:
         after._engine[OUTCOME] = game_end(after)
     return after
+
+
+#: What legal_moves and apply_move call: this module's functions, or the compiled kernel's twins
+#: (which hand the rules they do not run back to these); see :func:`install`.
+_lister: Any = python_moves
+_applier: Any = python_apply
+
+
+def install(lister: Any = None, applier: Any = None) -> None:
+    """Make :func:`legal_moves` and :func:`apply_move` call ``lister(state, cache)`` and ``applier(state, cache, move)``.
+
+    :mod:`crapette.kernel` installs its twins of :func:`python_moves` and
+    :func:`python_apply` this way; None puts this module's functions back.
+    """
+    global _lister, _applier
+    _lister = python_moves if lister is None else lister
+    _applier = python_apply if applier is None else applier
 
 
 def _track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[tuple[Move, ...], Any, Any]:
@@ -711,13 +745,6 @@ def _turn_problem(state: GameState) -> str:
 register_turn_check(_turn_problem)
 
 
-def _not_a_move(caller: str, move: object) -> TypeError:
-    return TypeError(
-        f"{caller}() expects a Play, MoveStack, Draw, EndTurn or Pass, got {type(move).__name__} "
-        "(subclasses are refused too; use parse_move to read text)"
-    )
-
-
 def _mark(
     player: int, exhausted: tuple[bool, bool], played: tuple[bool, bool]
 ) -> tuple[tuple[bool, bool], tuple[bool, bool]]:
@@ -744,7 +771,7 @@ def explain_illegal(state: GameState, move: Move) -> str:
     :raises TypeError: if ``move`` is not one of the five move classes.
     """
     if type(move) not in _MOVE_TYPES:
-        raise _not_a_move("explain_illegal", move)
+        raise not_a_move("explain_illegal", move)
     legal = legal_moves(state)
     if move in legal:
         return ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import kernel
 from ._engine import apply_move, legal_moves
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, Play
 from ._piles import PileKind
@@ -42,7 +43,11 @@ def greedy_scores(world: GameState, moves: Sequence[Move], lookahead: bool = Tru
 
     Without ``lookahead`` moves between tableau piles all score as useless
     (the fast policy of the playouts); with it, as :func:`opens` finds them.
+    In the compiled kernel where it runs (the same scores).
     """
+    found = kernel.greedy_scores(world, moves, lookahead)
+    if found is not None:
+        return found
     piles = world.piles
     scores = []
     for move in moves:
@@ -147,6 +152,9 @@ def fast_move(world: GameState) -> Move:
     >>> str(fast_move(new_game("classic", seed=1)))
     'R0-T5'
     """
+    found = kernel.fast_move(world)
+    if found is not None:
+        return found
     moves = legal_moves(world)
     if len(moves) == 1:
         return moves[0]

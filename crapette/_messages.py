@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 __all__ = [
     "brief",
     "illegal_move",
+    "not_a_move",
     "not_a_state",
     "repr_pretty",
 ]
@@ -89,6 +90,14 @@ def _printable(text: str) -> str:
 def illegal_move(move: Move, reason: str) -> IllegalMoveError:
     """The error :func:`~crapette.apply_move` raises for ``move``, illegal for ``reason``."""
     return IllegalMoveError(f"illegal move {move}: {reason}", move=move, reason=reason)
+
+
+def not_a_move(caller: str, move: object) -> TypeError:
+    """The error of an engine function ``caller`` given ``move``, not one of the move classes."""
+    return TypeError(
+        f"{caller}() expects a Play, MoveStack, Draw, EndTurn or Pass, got {type(move).__name__} "
+        "(subclasses are refused too; use parse_move to read text)"
+    )
 
 
 def not_a_state(caller: str, value: object) -> TypeError:

@@ -191,6 +191,28 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
         raise TypeError(f"turn_ends() expects a GameState, got {type(state).__name__}")
     if type(limit) is not int or not 1 <= limit <= MAX_TURN_LIMIT:
         raise ValueError(f"turn_ends(): limit must be an int from 1 to {MAX_TURN_LIMIT:,}, got {brief(limit)}")
+    if _kernel is not None:
+        found = _kernel(state, limit)
+        if found is not None:
+            return TurnEnds(*found)
+    return python_turn_ends(state, limit)
+
+
+#: The compiled kernel's twin of :func:`python_turn_ends` (see :func:`install`), or None.
+_kernel: Any = None
+
+
+def install(twin: Any = None) -> None:
+    """Make :func:`turn_ends` ask ``twin(state, limit)`` first: ``(ends, complete)``, or None for this module's search.
+
+    :mod:`crapette.kernel` installs its twin this way; None takes it away.
+    """
+    global _kernel
+    _kernel = twin
+
+
+def python_turn_ends(state: GameState, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
+    """:func:`turn_ends` worked out by this module: the reference the compiled kernel is held to."""
     classes = pile_groups(state.rules)
     res = R0 + state.current_player
     memo: dict[int, tuple[tuple[Any, ...], int]] = {}

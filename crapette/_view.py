@@ -7,6 +7,7 @@ from typing import Any
 
 import attrs
 
+from . import kernel
 from ._cards import ALL_CARDS, Card
 from ._engine import legal_moves as _legal_moves
 from ._moves import Move
@@ -38,7 +39,7 @@ def _cards(pile: tuple[Card, ...]) -> list[str]:
     return [str(c) for c in pile]
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class PublicView:
     """What a player may see of a state, and remember of the game; the same for both players.
 
@@ -347,7 +348,8 @@ class Dealer:
         for deck, cards, slots in self.own:
             if rng is not None:
                 cards = cards[:]
-                rng.shuffle(cards)
+                if not kernel.shuffle(rng, cards):
+                    rng.shuffle(cards)
             start = 0
             for pid, n in slots:
                 piles[pid] = tuple(cards[start : start + n])
@@ -358,7 +360,8 @@ class Dealer:
         if self.shared:
             pool = rest[0] + rest[1]
             if rng is not None:
-                rng.shuffle(pool)
+                if not kernel.shuffle(rng, pool):
+                    rng.shuffle(pool)
             start = 0
             for pid, n in self.shared:
                 piles[pid] = tuple(pool[start : start + n])

@@ -45,6 +45,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
+from . import kernel
 from ._engine import apply_move, legal_moves
 from ._greedy import fast_move, greedy_scores
 from ._moves import Move, Play
@@ -165,6 +166,9 @@ class CardCount:
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
         """The value of ``state`` for ``player``, in cards: :func:`cards_left`, or :data:`WIN` for a finished game."""
+        found = kernel.evaluate(state, player)
+        if found is not None:
+            return found
         outcome = state.outcome
         if outcome is not None:
             if outcome.winner is None:
@@ -280,6 +284,10 @@ class Playout:
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
         """The leaf's value for ``player`` where play stops."""
+        if self.policy is fast_move and type(self.leaf) is CardCount and type(self) is Playout:
+            found = kernel.playout(state, player)  # the stock playout, in the compiled kernel
+            if found is not None:
+                return found
         return self.leaf.evaluate(self.play_on(state, player), player, rng if rng is not None else random.Random(0))
 
     def play_on(self, state: GameState, player: int) -> GameState:

@@ -82,7 +82,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import operator
 import random
+import struct
 import sys
 import types
 import zlib
@@ -665,6 +667,13 @@ def _view_key(v: PublicView) -> int:
     for group in (v.foundations, v.tableau, v.wastes):
         for pile in group:
             parts.append(200 + len(pile))
-            parts.extend(card.index for card in pile)
-    data = b"".join(n.to_bytes(4, "little") for n in parts)
+            parts.extend(map(_INDEX, pile))
+    try:
+        data = struct.pack(f"<{len(parts)}I", *parts)
+    except struct.error:
+        # A number past 32 bits: what the bytes one by one said (OverflowError).
+        data = b"".join(n.to_bytes(4, "little") for n in parts)
     return zlib.crc32(data)
+
+
+_INDEX = operator.attrgetter("index")

@@ -26,8 +26,12 @@ import pytest
 import crapette
 
 PACKAGE = Path(crapette.__file__).parent
+#: The compiled modules (built from csrc/ where a compiler is at hand): their imports are in C,
+#: and their typed stub (a .pyi) stands for them on the architecture page.
+COMPILED = {"crapette._ckernel"}
 MODULES = sorted(
-    ["crapette"] + [info.name for info in pkgutil.walk_packages([str(PACKAGE)], prefix="crapette.")]
+    ["crapette"]
+    + [info.name for info in pkgutil.walk_packages([str(PACKAGE)], prefix="crapette.") if info.name not in COMPILED]
 )
 #: Modules that need an optional dependency (they say so when it is missing).
 OPTIONAL = {
@@ -45,7 +49,7 @@ ARCHITECTURE = ROOT / "docs" / "architecture.rst"
 
 #: The layers of docs/architecture.rst, from the bottom up.
 LAYER_NAMES = (
-    "cards", "parts", "moves", "state", "engine", "turns", "view",
+    "cards", "parts", "moves", "state", "engine", "turns", "kernel", "view",
     "formats", "evaluation", "protocol", "play", "text, svg", "adapters", "cli", "testing",
 )  # fmt: skip
 _L = {name: number for number, name in enumerate(LAYER_NAMES)}
@@ -59,6 +63,7 @@ LAYERS = {
     "_state": _L["state"], "_match": _L["state"],
     "_shapes": _L["engine"], "_plan": _L["engine"], "_engine": _L["engine"], "variants": _L["engine"],
     "_turns": _L["turns"],
+    "_ckernel": _L["kernel"], "kernel": _L["kernel"],
     "_view": _L["view"],
     "_position": _L["formats"], "_record_format": _L["formats"], "_record_json": _L["formats"],
     "_record_text": _L["formats"], "_record": _L["formats"], "_actions": _L["formats"], "_game": _L["formats"],
@@ -67,7 +72,7 @@ LAYERS = {
     "_greedy": _L["evaluation"], "evaluation": _L["evaluation"],
     "bots._base": _L["play"], "bots.simple": _L["play"], "bots.montecarlo": _L["play"], "bots.planner": _L["play"],
     "bots.treesearch": _L["play"], "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"],
-    "gamecheck": _L["play"], "analysis": _L["play"],
+    "gamecheck": _L["play"], "analysis": _L["play"], "selfplay": _L["play"],
     "_seen": _L["text, svg"], "wording": _L["text, svg"], "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
     "episode": _L["adapters"], "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
     "openspiel": _L["adapters"],
@@ -340,7 +345,7 @@ def test_the_import_check_sees_a_module_that_fails_to_import(tmp_path: Path) -> 
 def test_every_module_of_the_package_has_a_layer() -> None:
     unplaced = sorted(_short(module) for module in MODULES if _short(module) not in LAYERS)
     assert unplaced == [], f"place these modules in LAYERS and on docs/architecture.rst's layer table: {unplaced}"
-    gone = sorted(set(LAYERS) - {_short(module) for module in MODULES})
+    gone = sorted(set(LAYERS) - {_short(module) for module in set(MODULES) | COMPILED})
     assert gone == [], f"LAYERS names modules the package no longer has: {gone}"
 
 
@@ -443,7 +448,7 @@ def _private_names(modules: list[str]) -> list[str]:
         f"{_short(module)} imports {name} from {_short(source)}"
         for module in modules
         for source, name, _ in _imported_names(module)
-        if source and name.startswith("_") and not name.startswith("__") and f"{source}.{name}" not in MODULES
+        if source and name.startswith("_") and not name.startswith("__") and f"{source}.{name}" not in {*MODULES, *COMPILED}
     )
 
 
@@ -465,6 +470,7 @@ FUNCTION_IMPORTS = {
     ("_state", "crapette.svg"): "a state's picture in Jupyter (_repr_svg_)",
     ("_hypothesis_hook", "crapette.strategies"): "Hypothesis' entry point loads the strategies when Hypothesis starts",
     ("cli._args", "crapette"): "the version, read when the parser is made",
+    ("kernel", "crapette"): "the compiled kernel, loaded unless CRAPETTE_PURE says not to",
 }
 
 

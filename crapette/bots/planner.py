@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
+from .. import kernel
 from .._checks import MAX_PLAYOUTS, check_int, check_seconds, check_seed
 from .._engine import apply_move, legal_moves
 from .._messages import brief
@@ -41,6 +42,9 @@ _JUDGE = Playout()
 
 def _exits(state: GameState) -> list[Move]:
     """The legal moves that leave a turn end: they reveal a card or end the turn."""
+    found = kernel.exits(state)
+    if found is not None:
+        return list(found)
     return [m for m in legal_moves(state) if type(m) in (Draw, EndTurn, Pass) or reveals(state, m)]
 
 

@@ -6,10 +6,10 @@ import types
 from typing import Any, overload
 
 from .._checks import check_seed
+from .._engine import legal_moves
 from .._greedy import greedy_choice
 from .._moves import Move
 from .._state import GameState
-from .._view import dealer
 from ..protocol import CardGame, Crapette, same_game, seeded_rng
 from ._base import (
     AnyGameBot,
@@ -143,8 +143,11 @@ class GreedyBot:
 
         :raises ValueError: if the game is over.
         """
-        v = checked_view(state)
-        moves = v.legal_moves
+        if not isinstance(state, GameState) or state.is_over:
+            checked_view(state)  # raises, saying what is wrong
+        moves = legal_moves(state)
         if len(moves) == 1:
             return moves[0]
-        return greedy_choice(dealer(v).deal(None), moves)
+        # The heuristic reads only what the view shows (the tops, the sizes, what a move
+        # between tableau piles opens, which reveals nothing), so it scores the state itself.
+        return greedy_choice(state, moves)

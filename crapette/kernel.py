@@ -1,0 +1,267 @@
+"""The compiled kernel: C twins of the engine's hot paths, and the switch between it and pure Python.
+
+``pip install .`` builds a small C extension, ``crapette._ckernel``, where
+the machine has a C compiler and Python's headers (and carries on without it
+where it has not). The kernel holds a compact copy of a position and lists
+legal moves, applies them, finds :func:`~crapette.turn_ends`, and plays the
+bots' greedy policy and playouts, in C. The pure-Python engine stays the
+reference: wherever the kernel runs, every function gives the same results as
+without it (the same moves in the same order, equal states, the same turn
+ends and playout values), only faster; tests hold it to the Python engine move
+for move.
+
+Once built, the kernel is used by :func:`~crapette.legal_moves`,
+:func:`~crapette.apply_move` and :func:`~crapette.turn_ends` themselves, so
+everything built on them (the bots, :func:`~crapette.simulation.simulate`, the
+RL adapters) runs faster without asking. It runs every rule set but those with
+further endings (``RuleSet.endings``, such as ``no-progress``: Python hooks on every move) or a
+scoring class of one's own; those, and any state it cannot read, are handed to
+the Python engine. Building rules of one's own run in the kernel: it takes
+them as the tables the engine compiles them into.
+
+>>> import crapette.kernel
+>>> crapette.kernel.engine() in ("kernel", "python")
+True
+>>> crapette.kernel.supports("classic") == (crapette.kernel.engine() == "kernel")
+True
+
+The environment variable ``CRAPETTE_PURE=1`` (set before crapette is
+imported) forces the pure-Python engine; :data:`REASON` then says so.
+:func:`set_enabled` switches the kernel off and on again within a process,
+which benchmarks and tests use to compare the two.
+
+The module's other functions (``playout``, ``evaluate``, ``fast_move``,
+``greedy_scores``, ``try_paths``, ``exits``, ``shuffle``, ``self_play``) are
+the kernel's entry points for the play layer, outside ``__all__``: each
+returns None where the kernel does not run the state (not built, switched
+off, or rules it does not run), and the caller then does the same work in
+Python.
+
+.. versionadded:: 0.3.0
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from . import _engine, _turns
+from ._cards import ALL_CARDS
+from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
+from ._outcome import MAX_NUMBER, EndReason, Outcome
+from ._parts import DownAlternating, Scoring, accepted_masks
+from ._rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
+from ._shapes import shapes
+from ._state import CACHE_LAYOUT, GameState
+from ._turns import TurnEnd
+
+__all__ = ["AVAILABLE", "REASON", "engine", "set_enabled", "supports"]
+
+#: The moves in the order of the fixed action numbering (crapette._actions): the kernel passes moves as these numbers.
+MOVES: tuple[Move, ...] = (
+    *(play for row in PLAYS for play in row if play is not None),
+    *(STACKS[key] for key in sorted(STACKS)),
+    DRAW,
+    END_TURN,
+    PASS,
+)
+
+#: The largest scoring weight the kernel counts with (every penalty then fits 64 bits with room).
+_MAX_WEIGHT = 2**40
+_MASK52 = (1 << 52) - 1
+#: The weights :func:`crapette.bots` counts cards with under rules without scoring.
+_HEURISTIC = Scoring()
+
+
+def _kind(move: Move) -> tuple[int, int, int, int]:
+    if type(move) is Play:
+        return (0, move.source.id, move.target.id, 0)
+    if type(move) is MoveStack:
+        return (1, move.source.id, move.target.id, move.count)
+    kinds: dict[Move, int] = {DRAW: 2, END_TURN: 3, PASS: 4}
+    return (kinds[move], 0, 0, 0)
+
+
+def _weights(scoring: Scoring) -> tuple[int, int, int] | None:
+    found = (scoring.reserve_weight, scoring.hand_weight, scoring.waste_weight)
+    return found if all(type(w) is int and 0 <= w <= _MAX_WEIGHT for w in found) else None
+
+
+def _describe(rules: RuleSet) -> tuple[Any, ...] | None:
+    """What the kernel needs of ``rules`` (see csrc/bridge.c, make_rules), or None where it does not run them."""
+    if rules.endings:
+        return None   # further endings are Python hooks on every move
+    scoring: Any = None
+    if rules.scoring is not None:
+        if type(rules.scoring) is not Scoring:
+            return None   # a scoring of one's own: its penalty is a Python hook
+        weights = _weights(rules.scoring)
+        bonus = rules.scoring.win_bonus
+        if weights is None or not 0 <= bonus <= _MAX_WEIGHT:
+            return None
+        scoring = (bonus, *weights)
+    heuristic = _weights(rules.scoring or _HEURISTIC)
+    if heuristic is None:
+        return None
+    shape = shapes(rules)
+
+    def masks(build: Any) -> tuple[int, ...]:
+        return tuple(mask & _MASK52 for mask in accepted_masks(build))
+
+    loads = rules.load_targets
+    return (
+        masks(rules.own_tableau_build),
+        masks(rules.opponent_tableau_build),
+        masks(rules.load_build),
+        rules.tableau_sources is TableauSources.ALL,
+        isinstance(rules.own_tableau_build, DownAlternating),
+        isinstance(rules.opponent_tableau_build, DownAlternating),
+        LoadTarget.RESERVE in loads,
+        LoadTarget.WASTE in loads,
+        rules.waste_play is WastePlay.ALWAYS,
+        rules.foundation_plays is FoundationPlays.COMPULSORY,
+        rules.fill_empty_first,
+        rules.end_turn,
+        rules.stack_moves,
+        rules.stack_limit is StackLimit.UNLIMITED,
+        rules.stalemate,
+        rules.drawn_first,
+        rules.revisits,
+        rules.move_limit if rules.move_limit is not None else MAX_NUMBER,
+        scoring,
+        heuristic,
+        shape.base,
+        shape.twins,
+    )
+
+
+def _load() -> tuple[Any, str]:
+    if os.environ.get("CRAPETTE_PURE", "").strip() not in ("", "0"):
+        return None, "CRAPETTE_PURE is set: the pure-Python engine runs"
+    try:
+        from . import _ckernel
+    except ImportError as exc:
+        if importlib.util.find_spec(f"{__package__}._ckernel") is None:
+            return None, "the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs"
+        return None, f"the compiled kernel does not load ({exc}): the pure-Python engine runs"
+    fields = ("rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played",
+              "counters", "hand_known", "reserve_known", "from_deal", "turn_moves", "_engine")
+    try:
+        _ckernel.init((
+            ALL_CARDS,
+            MOVES,
+            tuple(_kind(move) for move in MOVES),
+            GameState,
+            tuple(getattr(GameState, name) for name in fields),
+            Outcome,
+            (EndReason.EMPTIED, EndReason.STALEMATE, EndReason.BLOCKED, EndReason.MOVE_LIMIT),
+            TurnEnd,
+            _describe,
+            _engine.python_moves,
+            _engine.python_apply,
+            len(CACHE_LAYOUT),
+            random.Random,
+        ))
+    except (TypeError, ValueError) as exc:   # a kernel built for another layout of the classes
+        return None, f"the compiled kernel does not fit this crapette ({exc}): the pure-Python engine runs"
+    return _ckernel, ""
+
+
+_C, _WHY = _load()
+#: True when the compiled kernel is built, fits, and ``CRAPETTE_PURE`` is not set.
+AVAILABLE: bool = _C is not None
+#: Why the kernel is not available ("" when it is).
+REASON: str = _WHY
+_on = False
+
+
+def _none(*args: Any) -> None:
+    return None
+
+
+#: The value of ``state`` for ``player`` as :func:`crapette.bots` evaluates it (the cards left), or None.
+evaluate: Callable[[GameState, int], float | None] = _none
+#: The greedy playout to the end of the opponent's next turn and its value for ``player``, or None.
+playout: Callable[[GameState, int], float | None] = _none
+#: The greedy move without look-ahead (the playouts' policy), or None.
+fast_move: Callable[[GameState], Move | None] = _none
+#: The greedy scores of ``moves`` (legal in ``state``), with or without look-ahead, or None.
+greedy_scores: Callable[[GameState, Sequence[Move], bool], list[int] | None] = _none
+#: For each path (legal moves from the deals' position): the sum over ``deals`` of the value for
+#: ``player`` after playing it and playing on greedily to the end of the opponent's next turn; or None.
+try_paths: Callable[[Sequence[GameState], Sequence[Sequence[Move]], int], list[float] | None] = _none
+#: The legal moves of ``state`` that reveal a card or end the turn (Draw, End turn, Pass, and plays of the
+#: reserve that uncover a card nobody has seen), in legal order; or None.
+exits: Callable[[GameState], tuple[Move, ...] | None] = _none
+#: ``rng.shuffle(items)`` done in the kernel, drawing the same numbers (True), where ``rng`` is exactly
+#: a :class:`random.Random` and ``items`` a list; else None, and nothing is drawn.
+shuffle: Callable[[random.Random, list[Any]], bool | None] = _none
+_self_play: Callable[..., list[tuple[tuple[GameState, ...], Outcome | None, int]] | None] = _none
+
+
+def set_enabled(on: bool) -> None:
+    """Switch the kernel on or off in this process (it is on when it is :data:`AVAILABLE`).
+
+    Switched off, everything runs in the pure-Python engine, as under
+    ``CRAPETTE_PURE=1``; states made either way are the same values and may be
+    mixed freely.
+
+    >>> set_enabled(False); engine()
+    'python'
+    >>> set_enabled(True); engine() == ("kernel" if AVAILABLE else "python")
+    True
+
+    Switching it on where it is not available does nothing.
+    """
+    global _on, evaluate, playout, fast_move, greedy_scores, try_paths, exits, shuffle, _self_play
+    _on = bool(on) and _C is not None
+    if _C is not None:
+        _C.set_enabled(_on)
+    c: Any = _C if _on else None
+    _engine.install(c and c.legal_moves, c and c.apply_move)
+    _turns.install(c and c.turn_ends)
+    evaluate = c.evaluate if c else _none
+    playout = c.playout if c else _none
+    fast_move = c.fast_move if c else _none
+    greedy_scores = c.greedy_scores if c else _none
+    try_paths = c.try_paths if c else _none
+    exits = c.exits if c else _none
+    shuffle = c.shuffle if c else _none
+    _self_play = c.self_play if c else _none
+
+
+def engine() -> str:
+    """Which engine runs: ``"kernel"`` (the compiled kernel, for the rules it runs) or ``"python"``.
+
+    >>> engine() == ("kernel" if AVAILABLE else "python")
+    True
+    """
+    return "kernel" if _on else "python"
+
+
+def supports(rules: RuleSet | str) -> bool:
+    """True if the kernel runs games under ``rules`` now: it is on, and the rules have no part it cannot run.
+
+    Further endings (``RuleSet.endings``) and scorings of one's own are Python
+    hooks, which the kernel leaves to the Python engine; every other option and
+    part runs in it.
+
+    >>> supports("classic(revisits=false)") == AVAILABLE, supports("casual(endings=no-progress:20)")
+    (True, False)
+
+    :raises TypeError: if ``rules`` is neither a RuleSet nor a rules text.
+    """
+    return _on and _describe(to_rules(rules, "supports()")) is not None
+
+
+def self_play(
+    starts: list[GameState], seeds: list[int], policy: int, epsilon: float, max_moves: int, keep: int
+) -> list[tuple[tuple[GameState, ...], Outcome | None, int]] | None:
+    """Games played on from ``starts`` inside the kernel, or None (see :func:`crapette.selfplay.self_play`)."""
+    return _self_play(starts, seeds, policy, epsilon, max_moves, keep)
+
+
+set_enabled(True)

@@ -1,0 +1,503 @@
+/* crapette._ckernel: the functions crapette.kernel calls. Each takes Python objects, checks them,
+ * and returns None where the kernel does not run the state's rules (the caller then uses the
+ * Python engine). The engine's two hooks (legal_moves, apply_move) hand such states to the
+ * Python functions themselves. */
+#include "bridge.h"
+
+static int not_ready(void) {
+    if (!G.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "crapette._ckernel.init() has not been called");
+        return 1;
+    }
+    return 0;
+}
+
+static int player_arg(PyObject *o, int *player) {
+    long v;
+    if (!PyLong_Check(o) || PyBool_Check(o) || (v = PyLong_AsLong(o)) < 0 || v > 1) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "player must be 0 or 1");
+        return -1;
+    }
+    *player = (int)v;
+    return 0;
+}
+
+static PyObject *moves_tuple(const uint16_t *moves, int n) {
+    PyObject *t = PyTuple_New(n);
+    if (t == NULL) return NULL;
+    for (int i = 0; i < n; i++) PyTuple_SET_ITEM(t, i, Py_NewRef(PyTuple_GET_ITEM(G.moves, moves[i])));
+    return t;
+}
+
+/* legal_moves(state, cache): the engine's listing hook. */
+static PyObject *m_legal_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "legal_moves(state, cache)");
+        return NULL;
+    }
+    if (not_ready()) return NULL;
+    PyObject *caps;
+    const KRules *R;
+    KPos P;
+    int ok = k_to_pos(args[0], &caps, &R, &P);
+    if (ok < 0) return NULL;
+    if (ok == 0) return PyObject_Vectorcall(G.py_generate, args, 2, NULL);
+    uint16_t moves[NACTIONS];
+    int n = k_moves(R, &P, moves);
+    PyObject *out = n < 0 ? NULL : moves_tuple(moves, n);
+    if (out != NULL) k_remember(args[0], caps, &P);
+    Py_DECREF(caps);
+    return out;
+}
+
+/* apply_move(state, cache, move): the engine's hook, called with a legal move. */
+static PyObject *m_apply_move(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "apply_move(state, cache, move)");
+        return NULL;
+    }
+    if (not_ready()) return NULL;
+    int a = k_action_of(args[2]);
+    PyObject *caps = NULL;
+    const KRules *R;
+    KPos P;
+    int ok = a < 0 ? 0 : k_to_pos(args[0], &caps, &R, &P);
+    if (ok < 0) return NULL;
+    uint32_t changed;
+    if (ok == 1 && k_apply(R, &P, a, &changed) < 0) {
+        Py_DECREF(caps);
+        ok = 0;
+    }
+    if (ok == 0) return PyObject_Vectorcall(G.py_apply, args, 3, NULL);
+    PyObject *child = k_from_pos(FIELD(args[0], F_RULES), &P, args[0], changed);
+    if (child != NULL) k_remember(child, caps, &P);
+    Py_DECREF(caps);
+    return child;
+}
+
+/* evaluate(state, player) -> float | None */
+static PyObject *m_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int player;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "evaluate(state, player)");
+        return NULL;
+    }
+    if (not_ready() || player_arg(args[1], &player) < 0) return NULL;
+    PyObject *caps;
+    const KRules *R;
+    KPos P;
+    int ok = k_to_pos(args[0], &caps, &R, &P);
+    if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
+    double value = k_evaluate(R, &P, player);
+    Py_DECREF(caps);
+    if (PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(value);
+}
+
+/* playout(state, player) -> float | None */
+static PyObject *m_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int player;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "playout(state, player)");
+        return NULL;
+    }
+    if (not_ready() || player_arg(args[1], &player) < 0) return NULL;
+    PyObject *caps;
+    const KRules *R;
+    KPos P;
+    int ok = k_to_pos(args[0], &caps, &R, &P);
+    if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
+    double value = k_playout(R, &P, player);
+    Py_DECREF(caps);
+    if (PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(value);
+}
+
+/* fast_move(state) -> Move | None */
+static PyObject *m_fast_move(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "fast_move(state)");
+        return NULL;
+    }
+    if (not_ready()) return NULL;
+    PyObject *caps;
+    const KRules *R;
+    KPos P;
+    int ok = k_to_pos(args[0], &caps, &R, &P);
+    if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
+    int a = k_fast_move(R, &P);
+    Py_DECREF(caps);
+    if (a == -2) return NULL;
+    if (a < 0) Py_RETURN_NONE;
+    return Py_NewRef(PyTuple_GET_ITEM(G.moves, a));
+}
+
+/* exits(state) -> tuple[Move, ...] | None: the legal moves that reveal a card or end the turn (Draw,
+ * End turn, Pass, and plays of the reserve that uncover a card nobody has seen), in legal order. */
+static PyObject *m_exits(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "exits(state)");
+        return NULL;
+    }
+    if (not_ready()) return NULL;
+    PyObject *caps;
+    const KRules *R;
+    KPos P;
+    int ok = k_to_pos(args[0], &caps, &R, &P);
+    if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
+    uint16_t moves[NACTIONS];
+    int n = k_moves(R, &P, moves), m = 0;
+    Py_DECREF(caps);
+    if (n < 0) return NULL;
+    for (int i = 0; i < n; i++) {
+        int kind = KA.kind[moves[i]];
+        if (kind == K_DRAW || kind == K_END || kind == K_PASS || k_reveals(&P, moves[i])) moves[m++] = moves[i];
+    }
+    return moves_tuple(moves, m);
+}
+
+/* shuffle(rng, items) -> True | None: random.Random.shuffle(items) done here, drawing the same numbers from
+ * rng.getrandbits as Python's shuffle does, when rng is exactly a random.Random and items a list. */
+static PyObject *m_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "shuffle(rng, items)");
+        return NULL;
+    }
+    if (not_ready()) return NULL;
+    PyObject *rng = args[0], *items = args[1];
+    if (!G.enabled || (PyObject *)Py_TYPE(rng) != G.random_type || !PyList_CheckExact(items)) Py_RETURN_NONE;
+    PyObject *bits = PyObject_GetAttrString(rng, "getrandbits");
+    if (bits == NULL) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(items) - 1; i > 0; i--) {
+        unsigned long long n = (unsigned long long)i + 1, r;
+        int k = 0;
+        while (n >> k) k++;
+        PyObject *width = PyLong_FromLong(k);
+        if (width == NULL) { Py_DECREF(bits); return NULL; }
+        do {
+            PyObject *x = PyObject_CallOneArg(bits, width);
+            if (x == NULL) { Py_DECREF(width); Py_DECREF(bits); return NULL; }
+            r = PyLong_AsUnsignedLongLong(x);
+            Py_DECREF(x);
+            if (r == (unsigned long long)-1 && PyErr_Occurred()) { Py_DECREF(width); Py_DECREF(bits); return NULL; }
+        } while (r >= n);
+        Py_DECREF(width);
+        if (i >= PyList_GET_SIZE(items) || (Py_ssize_t)r >= PyList_GET_SIZE(items)) {
+            Py_DECREF(bits);
+            PyErr_SetString(PyExc_RuntimeError, "the list changed size during the shuffle");
+            return NULL;
+        }
+        PyObject *a = PyList_GET_ITEM(items, i), *b = PyList_GET_ITEM(items, (Py_ssize_t)r);
+        PyList_SET_ITEM(items, i, b);
+        PyList_SET_ITEM(items, (Py_ssize_t)r, a);
+    }
+    Py_DECREF(bits);
+    Py_RETURN_TRUE;
+}
+
+/* The actions of a sequence of moves; 0 if one is not a move. */
+static int actions_of(PyObject *seq, uint16_t *out, Py_ssize_t room, Py_ssize_t *n) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of moves");
+    if (fast == NULL) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    int ok = len <= room;
+    for (Py_ssize_t i = 0; ok && i < len; i++) {
+        int a = k_action_of(PySequence_Fast_GET_ITEM(fast, i));
+        if (a < 0) ok = 0;
+        else out[i] = (uint16_t)a;
+    }
+    Py_DECREF(fast);
+    *n = len;
+    return ok;
+}
+
+/* greedy_scores(state, moves, lookahead) -> list[int] | None (None also if a move is not legal) */
+static PyObject *m_greedy_scores(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "greedy_scores(state, moves, lookahead)");
+        return NULL;
+    }
+    if (not_ready()) return NULL;
+    int lookahead = PyObject_IsTrue(args[2]);
+    if (lookahead < 0) return NULL;
+    uint16_t given[NACTIONS], legal[NACTIONS];
+    Py_ssize_t n;
+    int ok = actions_of(args[1], given, NACTIONS, &n);
+    if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
+    PyObject *caps;
+    const KRules *R;
+    KPos P;
+    ok = k_to_pos(args[0], &caps, &R, &P);
+    if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
+    PyObject *out = NULL;
+    int nl = k_moves(R, &P, legal);
+    if (nl < 0) goto done;
+    uint64_t is_legal[(NACTIONS + 63) / 64] = {0};
+    for (int i = 0; i < nl; i++) is_legal[legal[i] >> 6] |= (uint64_t)1 << (legal[i] & 63);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!(is_legal[given[i] >> 6] >> (given[i] & 63) & 1)) {
+            out = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    int scores[NACTIONS];
+    k_greedy_scores(R, &P, given, (int)n, lookahead, scores);
+    if (PyErr_Occurred() || (out = PyList_New(n)) == NULL) goto done;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *s = PyLong_FromLong(scores[i]);
+        if (s == NULL) { Py_CLEAR(out); goto done; }
+        PyList_SET_ITEM(out, i, s);
+    }
+done:
+    Py_DECREF(caps);
+    return out;
+}
+
+/* try_paths(deals, paths, player) -> list[float] | None: per path, the sum over the deals (in
+ * order) of the planner's _try. */
+static PyObject *m_try_paths(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int player;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "try_paths(deals, paths, player)");
+        return NULL;
+    }
+    if (not_ready() || player_arg(args[2], &player) < 0) return NULL;
+    PyObject *deals = PySequence_Fast(args[0], "deals must be a sequence of states");
+    if (deals == NULL) return NULL;
+    PyObject *paths = PySequence_Fast(args[1], "paths must be a sequence of move sequences");
+    if (paths == NULL) { Py_DECREF(deals); return NULL; }
+    Py_ssize_t nd = PySequence_Fast_GET_SIZE(deals), np = PySequence_Fast_GET_SIZE(paths);
+    PyObject *out = NULL, **caps = NULL;
+    if (nd == 0) {   /* Python's sum() of no values is the int 0: leave it to Python */
+        Py_DECREF(deals);
+        Py_DECREF(paths);
+        Py_RETURN_NONE;
+    }
+    KPos *worlds = NULL;
+    const KRules **rules = NULL;
+    uint16_t *acts = NULL;
+    Py_ssize_t *starts = NULL, got = 0;
+    double *totals = NULL;
+    caps = PyMem_Calloc((size_t)nd + 1, sizeof(PyObject *));
+    worlds = PyMem_Malloc(sizeof(KPos) * ((size_t)nd + 1));
+    rules = PyMem_Malloc(sizeof(KRules *) * ((size_t)nd + 1));
+    starts = PyMem_Malloc(sizeof(Py_ssize_t) * ((size_t)np + 1));
+    totals = PyMem_Calloc((size_t)np + 1, sizeof(double));
+    if (!caps || !worlds || !rules || !starts || !totals) { PyErr_NoMemory(); goto done; }
+    for (got = 0; got < nd; got++) {
+        int ok = k_to_pos(PySequence_Fast_GET_ITEM(deals, got), &caps[got], &rules[got], &worlds[got]);
+        if (ok < 0) goto done;
+        if (ok == 0) { out = Py_NewRef(Py_None); goto done; }
+    }
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < np; i++) {
+        PyObject *path = PySequence_Fast_GET_ITEM(paths, i);
+        Py_ssize_t len = PyObject_Length(path);
+        if (len < 0) goto done;
+        total += len;
+    }
+    acts = PyMem_Malloc(sizeof(uint16_t) * ((size_t)total + 1));
+    if (acts == NULL) { PyErr_NoMemory(); goto done; }
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i < np; i++) {
+        Py_ssize_t n;
+        starts[i] = at;
+        int ok = actions_of(PySequence_Fast_GET_ITEM(paths, i), acts + at, total - at, &n);
+        if (ok < 0) goto done;
+        if (ok == 0) { out = Py_NewRef(Py_None); goto done; }
+        at += n;
+    }
+    starts[np] = at;
+    KPos *scratch = PyMem_Malloc(sizeof(KPos));
+    if (scratch == NULL) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t i = 0; i < np; i++) {
+        double sum = 0.0;
+        for (Py_ssize_t d = 0; d < nd; d++) {
+            double value;
+            pos_copy(scratch, &worlds[d]);
+            int rc = k_try(rules[d], scratch, acts + starts[i], (int)(starts[i + 1] - starts[i]), player, &value);
+            if (rc != 0) {
+                PyMem_Free(scratch);
+                if (rc > 0) out = Py_NewRef(Py_None);
+                goto done;
+            }
+            sum += value;
+        }
+        totals[i] = sum;
+    }
+    PyMem_Free(scratch);
+    if (PyErr_Occurred() || (out = PyList_New(np)) == NULL) goto done;
+    for (Py_ssize_t i = 0; i < np; i++) {
+        PyObject *f = PyFloat_FromDouble(totals[i]);
+        if (f == NULL) { Py_CLEAR(out); goto done; }
+        PyList_SET_ITEM(out, i, f);
+    }
+done:
+    if (caps != NULL)
+        for (Py_ssize_t i = 0; i < got; i++) Py_XDECREF(caps[i]);
+    PyMem_Free(caps);
+    PyMem_Free(worlds);
+    PyMem_Free(rules);
+    PyMem_Free(starts);
+    PyMem_Free(totals);
+    PyMem_Free(acts);
+    Py_DECREF(deals);
+    Py_DECREF(paths);
+    return out;
+}
+
+/* turn_ends(state, limit) -> (list[TurnEnd], complete) | None */
+static PyObject *m_turn_ends(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "turn_ends(state, limit)");
+        return NULL;
+    }
+    if (not_ready()) return NULL;
+    long limit = PyLong_Check(args[1]) ? PyLong_AsLong(args[1]) : -1;
+    if (limit < 1) {
+        if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            limit = LONG_MAX;
+        } else {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "limit must be a positive int");
+            return NULL;
+        }
+    }
+    PyObject *caps;
+    const KRules *R;
+    KPos *root = PyMem_Malloc(sizeof(KPos));
+    if (root == NULL) return PyErr_NoMemory();
+    int ok = k_to_pos(args[0], &caps, &R, root);
+    if (ok <= 0) {
+        PyMem_Free(root);
+        return ok < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    KEnds ends;
+    PyObject *list = NULL, **states = NULL, **paths = NULL, *out = NULL;
+    int rc = k_turn_ends(R, root, limit, &ends);
+    PyMem_Free(root);
+    if (rc < 0) goto done;
+    PyObject *rules = FIELD(args[0], F_RULES);
+    states = PyMem_Calloc((size_t)ends.count, sizeof(PyObject *));
+    paths = PyMem_Calloc((size_t)ends.count, sizeof(PyObject *));
+    list = PyList_New(ends.count);
+    if (states == NULL || paths == NULL || list == NULL) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    for (int32_t i = 0; i < ends.count; i++) {
+        KNode *node = &ends.nodes[i];
+        if (node->parent < 0) {
+            states[i] = Py_NewRef(args[0]);
+            paths[i] = Py_NewRef(G.empty);
+        } else {
+            PyObject *before = paths[node->parent];
+            Py_ssize_t n = PyTuple_GET_SIZE(before);
+            states[i] = k_from_pos(rules, k_node_pos(&ends, i), states[node->parent], node->changed);
+            paths[i] = PyTuple_New(n + 1);
+            if (states[i] == NULL || paths[i] == NULL) goto done;
+            for (Py_ssize_t j = 0; j < n; j++) PyTuple_SET_ITEM(paths[i], j, Py_NewRef(PyTuple_GET_ITEM(before, j)));
+            PyTuple_SET_ITEM(paths[i], n, Py_NewRef(PyTuple_GET_ITEM(G.moves, node->move)));
+        }
+        PyObject *end = PyObject_CallFunctionObjArgs(G.turn_end_cls, paths[i], states[i], NULL);
+        if (end == NULL) goto done;
+        PyList_SET_ITEM(list, i, end);
+    }
+    out = Py_BuildValue("(OO)", list, ends.complete ? Py_True : Py_False);
+done:
+    if (states != NULL)
+        for (int32_t i = 0; i < ends.count; i++) Py_XDECREF(states[i]);
+    if (paths != NULL)
+        for (int32_t i = 0; i < ends.count; i++) Py_XDECREF(paths[i]);
+    PyMem_Free(states);
+    PyMem_Free(paths);
+    Py_XDECREF(list);
+    if (rc == 0) k_ends_free(&ends);
+    Py_DECREF(caps);
+    return out;
+}
+
+int k_self_play_one(const KRules *R, PyObject *rules, PyObject *start, KPos *P, uint64_t seed, int policy,
+                    double epsilon, int64_t max_moves, int keep, PyObject **states, PyObject **outcome, int64_t *moves);
+
+/* self_play(starts, seeds, policy, epsilon, max_moves, keep) -> list[(states, outcome, moves)] | None */
+static PyObject *m_self_play(PyObject *self, PyObject *args) {
+    PyObject *starts, *seeds;
+    int policy, keep;
+    double epsilon;
+    long long max_moves;
+    if (!PyArg_ParseTuple(args, "O!O!idLi", &PyList_Type, &starts, &PyList_Type, &seeds, &policy, &epsilon, &max_moves, &keep))
+        return NULL;
+    if (not_ready()) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(starts);
+    if (PyList_GET_SIZE(seeds) != n || policy < 0 || policy > 2 || keep < 0 || keep > 2 || max_moves < 0
+        || !(epsilon >= 0.0 && epsilon <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "self_play: malformed arguments");
+        return NULL;
+    }
+    KPos *P = PyMem_Malloc(sizeof(KPos));
+    if (P == NULL) return PyErr_NoMemory();
+    PyObject *out = PyList_New(n);
+    if (out == NULL) { PyMem_Free(P); return NULL; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *start = PyList_GET_ITEM(starts, i), *caps, *states, *outcome;
+        const KRules *R;
+        uint64_t seed = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(seeds, i));
+        if (seed == (uint64_t)-1 && PyErr_Occurred()) goto fail;
+        int ok = k_to_pos(start, &caps, &R, P);
+        if (ok < 0) goto fail;
+        if (ok == 0) {
+            Py_DECREF(out);
+            PyMem_Free(P);
+            Py_RETURN_NONE;
+        }
+        int64_t moves;
+        int rc = k_self_play_one(R, FIELD(start, F_RULES), start, P, seed, policy, epsilon, max_moves, keep, &states,
+                                 &outcome, &moves);
+        Py_DECREF(caps);
+        if (rc < 0) goto fail;
+        PyObject *game = Py_BuildValue("(NNL)", states, outcome, (long long)moves);
+        if (game == NULL) goto fail;
+        PyList_SET_ITEM(out, i, game);
+    }
+    PyMem_Free(P);
+    return out;
+fail:
+    Py_DECREF(out);
+    PyMem_Free(P);
+    return NULL;
+}
+
+static PyObject *m_init(PyObject *self, PyObject *config) { return k_init(config); }
+
+static PyObject *m_set_enabled(PyObject *self, PyObject *flag) {
+    int on = PyObject_IsTrue(flag);
+    if (on < 0) return NULL;
+    G.enabled = on;
+    k_forget();
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"init", m_init, METH_O, "init(config): the objects of crapette the kernel works with."},
+    {"set_enabled", m_set_enabled, METH_O, "set_enabled(flag): switch the kernel on or off."},
+    {"legal_moves", (PyCFunction)(void (*)(void))m_legal_moves, METH_FASTCALL, "legal_moves(state, cache)"},
+    {"apply_move", (PyCFunction)(void (*)(void))m_apply_move, METH_FASTCALL, "apply_move(state, cache, move)"},
+    {"evaluate", (PyCFunction)(void (*)(void))m_evaluate, METH_FASTCALL, "evaluate(state, player)"},
+    {"playout", (PyCFunction)(void (*)(void))m_playout, METH_FASTCALL, "playout(state, player)"},
+    {"fast_move", (PyCFunction)(void (*)(void))m_fast_move, METH_FASTCALL, "fast_move(state)"},
+    {"greedy_scores", (PyCFunction)(void (*)(void))m_greedy_scores, METH_FASTCALL, "greedy_scores(state, moves, lookahead)"},
+    {"try_paths", (PyCFunction)(void (*)(void))m_try_paths, METH_FASTCALL, "try_paths(deals, paths, player)"},
+    {"turn_ends", (PyCFunction)(void (*)(void))m_turn_ends, METH_FASTCALL, "turn_ends(state, limit)"},
+    {"exits", (PyCFunction)(void (*)(void))m_exits, METH_FASTCALL, "exits(state)"},
+    {"shuffle", (PyCFunction)(void (*)(void))m_shuffle, METH_FASTCALL, "shuffle(rng, items)"},
+    {"self_play", m_self_play, METH_VARARGS, "self_play(starts, seeds, policy, epsilon, max_moves, keep)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "crapette._ckernel",
+    "The compiled kernel of crapette (see crapette.kernel): C twins of the engine's hot paths.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__ckernel(void) { return PyModule_Create(&module); }
