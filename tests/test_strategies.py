@@ -192,7 +192,7 @@ def test_import_without_hypothesis_says_how_to_install(monkeypatch: pytest.Monke
 def test_a_failing_example_prints_each_value_in_one_line_that_rebuilds_it() -> None:
     # Hypothesis prints the values of a failing example with IPython's pretty printer,
     # which writes an attrs instance field by field unless the class says otherwise.
-    @settings(max_examples=1, database=None, deadline=None, phases=[Phase.generate])
+    @settings(max_examples=1, database=None, deadline=None, phases=[Phase.generate], print_blob=False)
     @given(
         st.tuples(game_states(max_moves=5), rulesets(), cards(), st.just(crapette.parse_pile("T3"))),
         st.data(),
