@@ -11,7 +11,7 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SOURCES = ["csrc/bridge.c", "csrc/engine.c", "csrc/module.c", "csrc/play.c", "csrc/selfplay.c", "csrc/turns.c"]
+SOURCES = ["csrc/bridge.c", "csrc/engine.c", "csrc/module.c", "csrc/play.c", "csrc/selfplay.c", "csrc/turns.c", "csrc/value.c"]
 
 
 class OptionalBuildExt(build_ext):

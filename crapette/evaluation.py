@@ -284,10 +284,17 @@ class Playout:
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
         """The leaf's value for ``player`` where play stops."""
-        if self.policy is fast_move and type(self.leaf) is CardCount and type(self) is Playout:
-            found = kernel.playout(state, player)  # the stock playout, in the compiled kernel
-            if found is not None:
-                return found
+        if self.policy is fast_move and type(self) is Playout:
+            # The stock play-on, in the compiled kernel, judged there by a leaf it runs.
+            leaf = type(self.leaf)
+            if leaf is CardCount:
+                found = kernel.playout(state, player)
+                if found is not None:
+                    return found
+            elif getattr(self.leaf, "compiled_playout", None) is not None:
+                judged = self.leaf.compiled_playout(state, player)  # type: ignore[attr-defined]
+                if judged is not None:
+                    return float(judged)
         return self.leaf.evaluate(self.play_on(state, player), player, rng if rng is not None else random.Random(0))
 
     def play_on(self, state: GameState, player: int) -> GameState:

@@ -200,6 +200,13 @@ exits: Callable[[GameState], tuple[Move, ...] | None] = _none
 #: a :class:`random.Random` and ``items`` a list; else None, and nothing is drawn.
 shuffle: Callable[[random.Random, list[Any]], bool | None] = _none
 _self_play: Callable[..., list[tuple[tuple[GameState, ...], Outcome | None, int]] | None] = _none
+#: The counts of :func:`crapette.value.encode`, or None.
+encode: Callable[[GameState, int], tuple[int, ...] | None] = _none
+#: ``(code, raw)`` of a value network (a handle from :func:`value_net`) for ``state`` and ``player``:
+#: code 0 with the network's raw output, or 1 won, 2 lost, 3 drawn; or None.
+value: Callable[[GameState, int, Any], tuple[int, int] | None] = _none
+#: The same after the greedy play-on of :func:`playout`, or None.
+value_playout: Callable[[GameState, int, Any], tuple[int, int] | None] = _none
 
 
 def set_enabled(on: bool) -> None:
@@ -217,6 +224,7 @@ def set_enabled(on: bool) -> None:
     Switching it on where it is not available does nothing.
     """
     global _on, evaluate, playout, fast_move, greedy_scores, try_paths, exits, shuffle, _self_play
+    global encode, value, value_playout
     _on = bool(on) and _C is not None
     if _C is not None:
         _C.set_enabled(_on)
@@ -231,6 +239,16 @@ def set_enabled(on: bool) -> None:
     exits = c.exits if c else _none
     shuffle = c.shuffle if c else _none
     _self_play = c.self_play if c else _none
+    encode = c.encode if c else _none
+    value = c.value if c else _none
+    value_playout = c.value_playout if c else _none
+
+
+def value_net(hidden: Sequence[Sequence[int]], output: Sequence[int], clip: int) -> Any:
+    """The kernel's copy of a value network's weights (see :class:`crapette.value.ValueNet`), or None without the kernel."""
+    if _C is None:
+        return None
+    return _C.net(hidden, output, clip)
 
 
 def engine() -> str:

@@ -26,6 +26,8 @@ depends only on its seed and the arguments.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 
 from . import kernel
@@ -38,7 +40,7 @@ from ._rules import RuleSet, to_rules
 from ._state import GameState
 from .protocol import DEFAULT_MAX_MOVES
 
-__all__ = ["KEEP", "POLICIES", "SelfPlayGame", "self_play"]
+__all__ = ["KEEP", "POLICIES", "SelfPlayGame", "play_out", "self_play"]
 
 #: The policies :func:`self_play` plays, by name.
 POLICIES = ("greedy", "fast", "random")
@@ -172,4 +174,50 @@ def self_play(
     return [
         attrs.evolve(_play(start, stream, policy, epsilon, max_moves, keep), seed=deal)
         for deal, start, stream in zip(deals, starts, streams)
+    ]
+
+
+def play_out(
+    states: Sequence[GameState],
+    *,
+    seed: int = 0,
+    policy: str = "greedy",
+    epsilon: float = 0.0,
+    max_moves: int = DEFAULT_MAX_MOVES,
+) -> list[SelfPlayGame]:
+    """Play each of ``states`` on to its end with ``policy`` for both players: rollouts, in the kernel where it runs.
+
+    As :func:`self_play`, but from given positions: state ``i`` draws its
+    random numbers from the stream of ``seed + i`` and stops when its game is
+    over or after ``max_moves`` more moves. The games keep no positions; each
+    :class:`SelfPlayGame` has the seed ``seed + i``.
+
+    >>> from crapette import new_game
+    >>> ends = play_out([new_game("classic", seed=4)] * 2, seed=1)
+    >>> [game.outcome is not None for game in ends], ends[0] == play_out([new_game("classic", seed=4)], seed=1)[0]
+    ([True, True], True)
+
+    :raises TypeError: if a state is not a :class:`~crapette.GameState`.
+    :raises ValueError: as :func:`self_play` does for its arguments.
+    """
+    states = list(states)
+    for state in states:
+        if not isinstance(state, GameState):
+            raise TypeError(f"play_out() expects GameStates, got {type(state).__name__}")
+    max_moves = check_int("max_moves", max_moves, 0)
+    check_seed(seed)
+    if states:
+        check_seed(seed + len(states) - 1)
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {brief(policy)}: expected one of {', '.join(POLICIES)}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be a number from 0 to 1, got {brief(epsilon)}")
+    seeds = [seed + i for i in range(len(states))]
+    streams = [s ^ _SALT for s in seeds]
+    found = kernel.self_play(states, streams, _POLICY_CODE[policy], float(epsilon), min(max_moves, MAX_NUMBER), 0)
+    if found is not None:
+        return [SelfPlayGame(s, *game) for s, game in zip(seeds, found)]
+    return [
+        attrs.evolve(_play(state, stream, policy, float(epsilon), max_moves, "none"), seed=s)
+        for s, state, stream in zip(seeds, states, streams)
     ]

@@ -48,6 +48,13 @@ PyObject *k_outcome(const KPos *P);
 PyObject *k_init(PyObject *config);
 void k_forget(void);
 
+/* value.c */
+PyObject *m_net(PyObject *self, PyObject *args);
+PyObject *m_value(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *m_value_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *m_encode(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+void k_encode(const KRules *R, const KPos *P, int player, int32_t *out);
+
 #define FIELD(obj, i) (*(PyObject **)((char *)(obj) + G.off[i]))
 
 #endif

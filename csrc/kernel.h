@@ -119,6 +119,7 @@ int k_fast_move(const KRules *R, const KPos *P);
 int k_fast_of(const KPos *P, const uint16_t *moves, int n);
 int k_greedy_scores(const KRules *R, const KPos *P, const uint16_t *moves, int n, int lookahead, int *scores);
 double k_playout(const KRules *R, KPos *P, int player);
+void k_play_on(const KRules *R, KPos *P, int player);
 int k_try(const KRules *R, KPos *P, const uint16_t *path, int n, int player, double *value);
 uint64_t k_next(uint64_t *state);
 int k_below(uint64_t *state, int n);

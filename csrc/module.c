@@ -492,6 +492,10 @@ static PyMethodDef methods[] = {
     {"exits", (PyCFunction)(void (*)(void))m_exits, METH_FASTCALL, "exits(state)"},
     {"shuffle", (PyCFunction)(void (*)(void))m_shuffle, METH_FASTCALL, "shuffle(rng, items)"},
     {"self_play", m_self_play, METH_VARARGS, "self_play(starts, seeds, policy, epsilon, max_moves, keep)"},
+    {"net", m_net, METH_VARARGS, "net(hidden_rows, output, clip): a value network for value()"},
+    {"value", (PyCFunction)(void (*)(void))m_value, METH_FASTCALL, "value(state, player, net)"},
+    {"value_playout", (PyCFunction)(void (*)(void))m_value_playout, METH_FASTCALL, "value_playout(state, player, net)"},
+    {"encode", (PyCFunction)(void (*)(void))m_encode, METH_FASTCALL, "encode(state, player)"},
     {NULL, NULL, 0, NULL},
 };
 

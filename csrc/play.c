@@ -125,8 +125,8 @@ int k_greedy_scores(const KRules *R, const KPos *P, const uint16_t *moves, int n
     return 0;
 }
 
-/* Play on greedily to the end of the opponent's next turn, then evaluate for player. */
-double k_playout(const KRules *R, KPos *P, int player) {
+/* Play on greedily to the end of the opponent's next turn (crapette.evaluation.Playout.play_on). */
+void k_play_on(const KRules *R, KPos *P, int player) {
     int turns_left = P->player == player ? 2 : 1, last = P->player;
     uint16_t moves[NACTIONS];
     uint32_t changed;
@@ -140,6 +140,11 @@ double k_playout(const KRules *R, KPos *P, int player) {
             if (--turns_left == 0) break;
         }
     }
+}
+
+/* Play on greedily to the end of the opponent's next turn, then evaluate for player. */
+double k_playout(const KRules *R, KPos *P, int player) {
+    k_play_on(R, P, player);
     return k_evaluate(R, P, player);
 }
 

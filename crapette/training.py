@@ -1,0 +1,528 @@
+"""Training the learned value of :mod:`crapette.value`: self-play, labels, a network fitted with NumPy.
+
+The pipeline has three steps, each a function and a subcommand of
+``python -m crapette.training``:
+
+1. :func:`generate` plays games of self-play and keeps the positions a
+   search judges (the first position of every turn, and every turn end a
+   player stopped at before revealing a card or ending the turn), each seen
+   from both sides and labelled by who went on to win (1, 0, or 0.5 for a
+   draw). The first generation plays the greedy heuristic (in the compiled
+   kernel, thousands of games a minute); a later one plays the turn planner
+   ranking the turn ends by the previous network (``policy="value"``), with a
+   share of random moves. Games are dealt from consecutive seeds and split
+   over any :mod:`concurrent.futures` executor, so the same arguments give the
+   same samples on one process or a cluster.
+2. :func:`fit` trains the network (one hidden layer of clipped rectified
+   units, the log loss of the labels, Adam) on all but a held-out tenth of the
+   deals, then writes its weights as the integers of a
+   :class:`~crapette.value.ValueNet`.
+3. :func:`log_loss` measures a network on samples it was not trained on.
+
+>>> import numpy as np
+>>> samples = generate("classic", games=2, seed=5)
+>>> samples.features.shape[1] == len(FEATURES), set(np.unique(samples.labels)) <= {0.0, 0.5, 1.0}
+(True, True)
+
+Needs NumPy (``pip install "crapette[learn]"``). The command that made each
+network this package ships is in its ``made`` field.
+
+.. versionadded:: 0.3.0
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import attrs
+
+from ._checks import check_int, check_seed
+from ._engine import apply_move, legal_moves, new_game
+from ._messages import brief
+from ._moves import Draw, EndTurn, Pass
+from ._rules import RuleSet, to_rules
+from ._state import GameState
+from ._turns import reveals, turn_ends
+from ._view import determinize, view
+from .bots.planner import PlanningBot
+from .protocol import DEFAULT_MAX_MOVES, Crapette
+from .selfplay import play_out, self_play
+from .value import FEATURES, SCALE_BITS, LearnedValue, ValueNet, encode
+
+try:
+    import numpy as np
+except ImportError as _error:  # pragma: no cover - the extra is missing
+    raise ImportError(f"crapette.training needs NumPy ({_error}): pip install \"crapette[learn]\"") from None
+
+__all__ = ["POLICIES", "Samples", "fit", "generate", "log_loss", "main"]
+
+#: How :func:`generate` makes its samples: the positions of greedy games labelled by their result
+#: (``"greedy"``); of games of the turn planner ranking by a network, likewise (``"value"``); or
+#: positions of greedy games and turn ends reachable from them, each labelled by the mean result
+#: of greedy rollouts from deals of its unseen cards (``"rollouts"``).
+POLICIES = ("greedy", "value", "rollouts")
+
+
+@attrs.frozen(eq=False)
+class Samples:
+    """Positions and their labels: ``features`` (one row of :func:`~crapette.value.encode` counts
+    each), ``labels`` (1 won, 0 lost, 0.5 drawn, for the side the row is judged for) and ``deals``
+    (the seed of the game each came from, which keeps a game's positions on one side of a split)."""
+
+    features: np.ndarray
+    labels: np.ndarray
+    deals: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.labels.shape[0])
+
+    @classmethod
+    def join(cls, parts: Sequence[Samples]) -> Samples:
+        """The samples of ``parts``, one after the other."""
+        if not parts:
+            return cls(np.zeros((0, len(FEATURES)), np.int16), np.zeros(0, np.float32), np.zeros(0, np.int64))
+        return cls(
+            np.concatenate([p.features for p in parts]),
+            np.concatenate([p.labels for p in parts]),
+            np.concatenate([p.deals for p in parts]),
+        )
+
+    def save(self, path: str) -> None:
+        """Write the samples to ``path`` (NumPy's ``.npz``)."""
+        np.savez_compressed(path, features=self.features, labels=self.labels, deals=self.deals)
+
+    @classmethod
+    def load(cls, path: str) -> Samples:
+        """The samples :meth:`save` wrote.
+
+        :raises ValueError: if the file holds other features.
+        """
+        with np.load(path) as data:
+            features = data["features"]
+            if features.ndim != 2 or features.shape[1] != len(FEATURES):
+                raise ValueError(f"{path} holds samples of {features.shape[-1]} features, not {len(FEATURES)}")
+            return cls(features, data["labels"], data["deals"])
+
+
+def _exit(before: GameState, after: GameState) -> bool:
+    """Whether the move from ``before`` to ``after`` left a turn segment (it revealed a card or ended the turn)."""
+    player = before.current_player
+    if after.current_player != player or after.is_over:
+        return True
+    hand, reserve = 18 + player, 16 + player
+    if len(after.piles[hand]) < len(before.piles[hand]):
+        return True  # a draw
+    # A reserve play that uncovered a card.
+    return len(after.piles[reserve]) < len(before.piles[reserve]) and bool(after.piles[reserve])
+
+
+def _label(outcome: Any, player: int) -> float:
+    return 0.5 if outcome.winner is None else float(outcome.winner == player)
+
+
+def _rows(kept: list[GameState], outcome: Any, deal: int) -> tuple[list[tuple[int, ...]], list[float], list[int]]:
+    rows, labels = [], []
+    for state in kept:
+        for player in (0, 1):
+            rows.append(encode(state, player))
+            labels.append(_label(outcome, player))
+    return rows, labels, [deal] * len(rows)
+
+
+def _greedy_games(rules: RuleSet, start: int, count: int, epsilon: float, max_moves: int) -> Samples:
+    rows: list[tuple[int, ...]] = []
+    labels: list[float] = []
+    deals: list[int] = []
+    for game in self_play(rules, count, seed=start, policy="greedy", epsilon=epsilon, max_moves=max_moves, keep="moves"):
+        states = game.states
+        if not states:
+            continue
+        last = states[-1]
+        outcome = game.outcome
+        if outcome is None:
+            outcome = Crapette.cut_short(last)
+        kept = []
+        for i, state in enumerate(states):
+            turn_start = i == 0 or states[i - 1].current_player != state.current_player
+            turn_end = i + 1 < len(states) and _exit(state, states[i + 1])
+            if turn_start or turn_end:
+                kept.append(state)
+        r, l, d = _rows(kept, outcome, game.seed)
+        rows += r
+        labels += l
+        deals += d
+    return _arrays(rows, labels, deals)
+
+
+def _value_games(rules: RuleSet, start: int, count: int, epsilon: float, max_moves: int, net: str) -> Samples:
+    value = LearnedValue(ValueNet.from_json(net))
+    rows: list[tuple[int, ...]] = []
+    labels: list[float] = []
+    deals: list[int] = []
+    for deal in range(start, start + count):
+        import random
+
+        rng = random.Random(deal)
+        bots = (PlanningBot(deal, 0, ranker=value), PlanningBot(deal + 1, 0, ranker=value))
+        state = new_game(rules, deal)
+        kept: list[GameState] = []
+        previous = -1
+        moves = 0
+        while not state.is_over and moves < max_moves:
+            if state.current_player != previous:
+                kept.append(state)
+            previous = state.current_player
+            legal = legal_moves(state)
+            if len(legal) > 1 and rng.random() < epsilon:
+                move = legal[rng.randrange(len(legal))]
+            else:
+                move = bots[state.current_player].choose(state)
+            if isinstance(move, (Draw, EndTurn, Pass)) or reveals(state, move):
+                kept.append(state)
+            state = apply_move(state, move)
+            moves += 1
+        outcome = state.outcome if state.outcome is not None else Crapette.cut_short(state)
+        r, l, d = _rows(kept, outcome, deal)
+        rows += r
+        labels += l
+        deals += d
+    return _arrays(rows, labels, deals)
+
+
+def _exits_of(state: GameState) -> list[Any]:
+    """The moves that leave the turn segment at ``state``: reserve plays that reveal, then Draw, End turn, Pass."""
+    exits = [m for m in legal_moves(state) if isinstance(m, (Draw, EndTurn, Pass)) or reveals(state, m)]
+    order = {Draw: 1, EndTurn: 2, Pass: 3}
+    return sorted(exits, key=lambda m: order.get(type(m), 0))
+
+
+def _rollout_mean(state: GameState, exit: Any, player: int, rollouts: int, rng: Any, seed: int, max_moves: int) -> float:
+    """The mean result for ``player`` of greedy rollouts from deals of ``state``'s unseen cards, after ``exit``."""
+    v = view(state)
+    worlds = []
+    for _ in range(rollouts):
+        world = determinize(v, rng)
+        worlds.append(apply_move(world, exit) if exit is not None else world)
+    total = 0.0
+    for world, game in zip(worlds, play_out(worlds, seed=seed, policy="greedy", max_moves=max_moves)):
+        outcome = world.outcome if world.is_over else game.outcome
+        total += 0.5 if outcome is None else _label(outcome, player)
+    return total / rollouts
+
+
+def _rollout_games(
+    rules: RuleSet, start: int, count: int, epsilon: float, max_moves: int, rollouts: int, per_game: int
+) -> Samples:
+    import random
+
+    rows: list[tuple[int, ...]] = []
+    labels: list[float] = []
+    deals: list[int] = []
+    for game in self_play(rules, count, seed=start, policy="greedy", epsilon=epsilon, max_moves=max_moves, keep="turns"):
+        rng = random.Random(game.seed)
+        turns = [s for s in game.states if not s.is_over]
+        picks = sorted(rng.sample(range(len(turns)), min(len(turns), max(1, per_game // 3))))
+        for n, i in enumerate(picks):
+            state = turns[i]
+            player = state.current_player
+            chosen: list[tuple[GameState, Any]] = [(state, None)]
+            ends = [e for e in turn_ends(state, limit=500) if e.moves]
+            for end in rng.sample(ends, min(len(ends), 2)):
+                exits = [] if end.state.is_over else _exits_of(end.state)
+                chosen.append((end.state, exits[0] if exits else None))
+            for k, (position, exit) in enumerate(chosen):
+                seed = (game.seed * 1000 + n * 10 + k) & 0xFFFFFFFF
+                mean = _rollout_mean(position, exit, player, rollouts, rng, seed, max_moves)
+                rows += [encode(position, player), encode(position, 1 - player)]
+                labels += [mean, 1.0 - mean]
+                deals += [game.seed, game.seed]
+    return _arrays(rows, labels, deals)
+
+
+def _arrays(rows: list[tuple[int, ...]], labels: list[float], deals: list[int]) -> Samples:
+    return Samples(
+        np.array(rows, dtype=np.int16).reshape(-1, len(FEATURES)),
+        np.array(labels, dtype=np.float32),
+        np.array(deals, dtype=np.int64),
+    )
+
+
+def _chunk(
+    rules: str, start: int, count: int, policy: str, epsilon: float, max_moves: int, net: str, rollouts: int, per_game: int
+) -> Samples:
+    """One executor task: the samples of ``count`` games dealt from ``start``."""
+    ruleset = to_rules(rules, "generate()")
+    if policy == "greedy":
+        return _greedy_games(ruleset, start, count, epsilon, max_moves)
+    if policy == "rollouts":
+        return _rollout_games(ruleset, start, count, epsilon, max_moves, rollouts, per_game)
+    return _value_games(ruleset, start, count, epsilon, max_moves, net)
+
+
+def generate(
+    rules: RuleSet | str,
+    games: int,
+    *,
+    seed: int = 0,
+    policy: str = "greedy",
+    net: ValueNet | None = None,
+    epsilon: float = 0.05,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    executor: concurrent.futures.Executor | None = None,
+    chunk: int = 20,
+    rollouts: int = 16,
+    per_game: int = 12,
+    progress: Callable[[int, int], None] | None = None,
+) -> Samples:
+    """The samples of ``games`` games of self-play under ``rules``, dealt from ``seed``, ``seed + 1``, ...
+
+    ``policy`` is ``"greedy"`` (the greedy heuristic for both players) or
+    ``"value"`` (the turn planner ranking the turn ends by ``net``, without
+    playouts); ``epsilon`` is the share of decisions made at random instead.
+    With ``"rollouts"``, each game gives about ``per_game`` samples: turn
+    starts and turn ends reachable from them (each left by its first move out),
+    labelled by the mean result of ``rollouts`` greedy rollouts to the end
+    from deals of the unseen cards.
+    The games go to ``executor`` (any :class:`concurrent.futures.Executor`) by
+    ``chunk`` at a time, or are played here; ``progress(done, games)`` is
+    called as chunks finish. The samples are in the order of the deals.
+
+    :raises ValueError: for a policy that is not one of :data:`POLICIES`, a
+        ``"value"`` policy without ``net``, or counts out of range.
+    """
+    ruleset = to_rules(rules, "generate()")
+    games = check_int("games", games, 0)
+    chunk = check_int("chunk", chunk, 1)
+    max_moves = check_int("max_moves", max_moves, 1)
+    check_seed(seed)
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {brief(policy)}: expected one of {', '.join(POLICIES)}")
+    if policy == "value" and net is None:
+        raise ValueError("the value policy needs a net")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be from 0 to 1, got {brief(epsilon)}")
+    text = str(ruleset)
+    payload = net.to_json() if net is not None else ""
+    starts = list(range(seed, seed + games, chunk))
+    tasks = [
+        (text, start, min(chunk, seed + games - start), policy, epsilon, max_moves, payload, rollouts, per_game)
+        for start in starts
+    ]
+    parts: list[Samples] = []
+    done = 0
+    if executor is None:
+        for task in tasks:
+            parts.append(_chunk(*task))
+            done += task[2]
+            if progress is not None:
+                progress(done, games)
+    else:
+        futures = [executor.submit(_chunk, *task) for task in tasks]
+        for task, future in zip(tasks, futures):
+            parts.append(future.result())
+            done += task[2]
+            if progress is not None:
+                progress(done, games)
+    return Samples.join(parts)
+
+
+def _split(samples: Samples, holdout: float) -> tuple[np.ndarray, np.ndarray]:
+    """Indexes of the training and held-out samples: every deal whose hash falls in the held-out share."""
+    key = (samples.deals * 2654435761) % 1000
+    held = key < int(holdout * 1000)
+    return np.nonzero(~held)[0], np.nonzero(held)[0]
+
+
+def _forward(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float, clip: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    a = x @ w1 + b1
+    h = np.clip(a, 0.0, clip)
+    return a, h, h @ w2 + b2
+
+
+def _bce(z: np.ndarray, y: np.ndarray) -> float:
+    # log(1 + e^z) - y z, computed stably
+    return float(np.mean(np.logaddexp(0.0, z) - y * z))
+
+
+def fit(
+    samples: Samples,
+    *,
+    hidden: int = 32,
+    clip: int = 8,
+    epochs: int = 20,
+    batch: int = 256,
+    rate: float = 1e-3,
+    l2: float = 1e-5,
+    seed: int = 0,
+    holdout: float = 0.1,
+    name: str = "classic",
+    made: str = "",
+    progress: Callable[[int, float, float], None] | None = None,
+) -> tuple[ValueNet, dict[str, float]]:
+    """A :class:`~crapette.value.ValueNet` fitted to ``samples``, and its log losses.
+
+    The deals are split (a ``holdout`` share held out); the inputs are
+    scaled by their spread for training and the scales folded into the first
+    layer before the weights are rounded to integers. Returns the network and
+    ``{"train": ..., "held_out": ..., "held_out_rounded": ..., "base": ...}``:
+    the log losses of the float network, of the integer one, and of the
+    labels' mean alone. ``progress(epoch, train, held_out)`` is called after
+    each epoch.
+    """
+    train, held = _split(samples, holdout)
+    if len(train) == 0:
+        raise ValueError("no samples to train on")
+    rng = np.random.default_rng(seed)
+    x_all = samples.features.astype(np.float32)
+    y_all = samples.labels.astype(np.float32)
+    scale = np.maximum(x_all[train].std(axis=0), 0.5).astype(np.float32)
+    x = x_all / scale
+    n_in = x.shape[1]
+    w1 = (rng.standard_normal((n_in, hidden)) * np.sqrt(2.0 / n_in)).astype(np.float32)
+    b1 = np.full(hidden, 0.5, np.float32)
+    w2 = (rng.standard_normal(hidden) * np.sqrt(1.0 / hidden)).astype(np.float32)
+    b2 = np.float32(0.0)
+    params = [w1, b1, w2, np.array([b2], np.float32)]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    step = 0
+    beta1, beta2 = 0.9, 0.999
+    for epoch in range(epochs):
+        order = rng.permutation(train)
+        for i in range(0, len(order), batch):
+            idx = order[i : i + batch]
+            xb, yb = x[idx], y_all[idx]
+            w1, b1, w2, b2a = params
+            a, h, z = _forward(xb, w1, b1, w2, float(b2a[0]), clip)
+            dz = (1.0 / (1.0 + np.exp(-z)) - yb) / len(idx)
+            gw2 = h.T @ dz + l2 * w2
+            gb2 = np.array([dz.sum()], np.float32)
+            dh = np.outer(dz, w2) * ((a > 0) & (a < clip))
+            gw1 = xb.T @ dh + l2 * w1
+            gb1 = dh.sum(axis=0)
+            step += 1
+            for j, g in enumerate((gw1, gb1, gw2, gb2)):
+                m[j] = beta1 * m[j] + (1 - beta1) * g
+                v[j] = beta2 * v[j] + (1 - beta2) * g * g
+                mhat = m[j] / (1 - beta1**step)
+                vhat = v[j] / (1 - beta2**step)
+                params[j] = (params[j] - rate * mhat / (np.sqrt(vhat) + 1e-8)).astype(np.float32)
+        if progress is not None:
+            progress(epoch + 1, _loss(x[train], y_all[train], params, clip), _loss(x[held], y_all[held], params, clip))
+    w1, b1, w2, b2a = params
+    one = 1 << SCALE_BITS
+    folded = w1 / scale[:, None]
+    hidden_rows = tuple(
+        (int(round(float(b1[j]) * one)), *(int(round(float(folded[i, j]) * one)) for i in range(n_in)))
+        for j in range(hidden)
+    )
+    output = (int(round(float(b2a[0]) * one)), *(int(round(float(w2[j]) * one)) for j in range(hidden)))
+    net = ValueNet(name, hidden_rows, output, clip, made)
+    mean = float(np.clip(y_all[train].mean(), 1e-6, 1 - 1e-6))
+    base_z = np.full(len(held), np.log(mean / (1 - mean)), np.float32)
+    report = {
+        "train": _loss(x[train], y_all[train], params, clip),
+        "held_out": _loss(x[held], y_all[held], params, clip) if len(held) else float("nan"),
+        "held_out_rounded": log_loss(net, Samples(samples.features[held], samples.labels[held], samples.deals[held]))
+        if len(held)
+        else float("nan"),
+        "base": _bce(base_z, y_all[held]) if len(held) else float("nan"),
+        "samples": float(len(train)),
+    }
+    return net, report
+
+
+def _loss(x: np.ndarray, y: np.ndarray, params: list[np.ndarray], clip: float) -> float:
+    if len(y) == 0:
+        return float("nan")
+    w1, b1, w2, b2a = params
+    return _bce(_forward(x, w1, b1, w2, float(b2a[0]), clip)[2], y)
+
+
+def logits(net: ValueNet, features: np.ndarray) -> np.ndarray:
+    """The integer network's log-odds for each row of ``features``, exactly as :meth:`ValueNet.raw` gives them."""
+    one = 1 << SCALE_BITS
+    w1 = np.array([row[1:] for row in net.hidden], dtype=np.int64).T
+    b1 = np.array([row[0] for row in net.hidden], dtype=np.int64)
+    acc = features.astype(np.int64) @ w1 + b1
+    h = np.clip(acc, 0, net.clip * one)
+    total = h @ np.array(net.output[1:], dtype=np.int64) + net.output[0] * one
+    return total.astype(np.float64) / (one * one)
+
+
+def log_loss(net: ValueNet, samples: Samples) -> float:
+    """The log loss of ``net``'s win chances against the labels of ``samples`` (natural logarithm)."""
+    if len(samples) == 0:
+        return float("nan")
+    return _bce(logits(net, samples.features), samples.labels.astype(np.float64))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m crapette.training``: generate samples, fit a network, measure it."""
+    parser = argparse.ArgumentParser(prog="python -m crapette.training", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    gen = commands.add_parser("generate", help="play self-play games and save their samples")
+    gen.add_argument("--rules", default="classic")
+    gen.add_argument("--games", type=int, default=1000)
+    gen.add_argument("--seed", type=int, default=0)
+    gen.add_argument("--policy", choices=POLICIES, default="greedy")
+    gen.add_argument("--net", help="the network of the value policy (JSON)")
+    gen.add_argument("--epsilon", type=float, default=0.05)
+    gen.add_argument("--workers", type=int, default=1)
+    gen.add_argument("--rollouts", type=int, default=16)
+    gen.add_argument("--per-game", type=int, default=12)
+    gen.add_argument("--out", required=True)
+    fitter = commands.add_parser("fit", help="fit a network to saved samples")
+    fitter.add_argument("data", nargs="+")
+    fitter.add_argument("--hidden", type=int, default=32)
+    fitter.add_argument("--epochs", type=int, default=20)
+    fitter.add_argument("--rate", type=float, default=1e-3)
+    fitter.add_argument("--seed", type=int, default=0)
+    fitter.add_argument("--name", default="classic")
+    fitter.add_argument("--out", required=True)
+    measure = commands.add_parser("loss", help="the log loss of a network on saved samples")
+    measure.add_argument("net")
+    measure.add_argument("data", nargs="+")
+    args = parser.parse_args(argv)
+    command = " ".join(["python -m crapette.training", *(argv if argv is not None else sys.argv[1:])])
+
+    def said(done: int, total: int) -> None:
+        print(f"\r{done}/{total} games", end="", file=sys.stderr, flush=True)
+
+    if args.command == "generate":
+        net = ValueNet.from_json(open(args.net, encoding="utf-8").read()) if args.net else None
+        pool = concurrent.futures.ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+        try:
+            samples = generate(args.rules, args.games, seed=args.seed, policy=args.policy, net=net,
+                               epsilon=args.epsilon, executor=pool, progress=said, rollouts=args.rollouts,
+                               per_game=args.per_game)
+        finally:
+            if pool is not None:
+                pool.shutdown()
+        print(file=sys.stderr)
+        samples.save(args.out)
+        print(f"{len(samples)} samples from {args.games} games -> {args.out}")
+    elif args.command == "fit":
+        samples = Samples.join([Samples.load(path) for path in args.data])
+
+        def epoch_said(epoch: int, train: float, held: float) -> None:
+            print(f"epoch {epoch}: train {train:.4f}, held out {held:.4f}", file=sys.stderr, flush=True)
+
+        net, report = fit(samples, hidden=args.hidden, epochs=args.epochs, rate=args.rate, seed=args.seed,
+                          name=args.name, made=command, progress=epoch_said)
+        with open(args.out, "w", encoding="utf-8") as out:
+            out.write(net.to_json() + "\n")
+        print(" ".join(f"{k} {v:.4f}" for k, v in report.items()))
+    else:
+        net = ValueNet.from_json(open(args.net, encoding="utf-8").read())
+        samples = Samples.join([Samples.load(path) for path in args.data])
+        print(f"log loss {log_loss(net, samples):.4f} over {len(samples)} samples")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
