@@ -308,8 +308,21 @@ class ValueNet:
 
     @functools.cached_property
     def handle(self) -> Any:
-        """The kernel's copy of the weights (None without the kernel)."""
-        return kernel.value_net(self.hidden, self.output, self.clip)
+        """The kernel's copy of the weights: None without the kernel, or for a network whose sums
+        the kernel's 64-bit integers might not hold (Python then works out the same value)."""
+        return kernel.value_net(self.hidden, self.output, self.clip) if self._fits_kernel() else None
+
+    def _fits_kernel(self) -> bool:
+        # The kernel (csrc/value.c) takes up to 256 units, a clip up to 2**16 and weights up to 2**40;
+        # a count is under 2**11 (cards, or moves of the action table), so a unit's sum holds, and
+        # the output's sum must hold too.
+        if len(self.hidden) > 256 or self.clip > 1 << 16:
+            return False
+        if any(abs(w) > 1 << 40 for row in (*self.hidden, self.output) for w in row):
+            return False
+        top = self.clip << SCALE_BITS
+        bound = (abs(self.output[0]) << SCALE_BITS) + sum(abs(w) for w in self.output[1:]) * top
+        return bound < 1 << 62
 
     def to_json(self) -> str:
         """The network as JSON (what :meth:`from_json` reads back)."""
@@ -333,6 +346,8 @@ class ValueNet:
                 str(data["name"]), tuple(tuple(r) for r in data["hidden"]), tuple(data["output"]),
                 data.get("clip", 8), str(data.get("made", "")),
             )
+        except RecursionError:
+            raise ValueError("not a value network: nested too deeply") from None
         except (KeyError, TypeError, json.JSONDecodeError) as exc:
             raise ValueError(f"not a value network: {brief(exc)}") from None
 
@@ -343,7 +358,7 @@ NETS = ("classic", "casual")
 
 @functools.lru_cache(maxsize=None)
 def _shipped(name: str) -> ValueNet:
-    text = resources.files("crapette").joinpath("data", f"value-{name}.json").read_text(encoding="utf-8")
+    text = (resources.files("crapette") / "data" / f"value-{name}.json").read_text(encoding="utf-8")
     return ValueNet.from_json(text)
 
 
@@ -357,6 +372,8 @@ def net_for(rules: RuleSet | str) -> ValueNet:
     ('classic', 'casual')
 
     :raises TypeError: if ``rules`` is neither a RuleSet nor a rules text.
+    :raises ~crapette.ParseError: if ``rules`` is a malformed rules text.
+    :raises ~crapette.InvalidRulesError: if it is a rules text naming impossible rules.
     """
     return _net_of(to_rules(rules, "net_for()"))
 
