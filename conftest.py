@@ -8,6 +8,7 @@ _NEEDS = {
     "crapette/pettingzoo.py": "pettingzoo",
     "crapette/gymnasium.py": "gymnasium",
     "crapette/openspiel.py": "pyspiel",
+    "crapette/training.py": "numpy",
 }
 collect_ignore = [path for path, module in _NEEDS.items() if importlib.util.find_spec(module) is None]
 

@@ -34,13 +34,15 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import shlex
 import sys
+import zipfile
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 
-from ._checks import check_int, check_seed
+from ._checks import SEED_LIMIT, check_int, check_seed
 from ._engine import apply_move, legal_moves, new_game
 from ._messages import brief
 from ._moves import Draw, EndTurn, Pass
@@ -92,20 +94,30 @@ class Samples:
         )
 
     def save(self, path: str) -> None:
-        """Write the samples to ``path`` (NumPy's ``.npz``)."""
-        np.savez_compressed(path, features=self.features, labels=self.labels, deals=self.deals)
+        """Write the samples to ``path``, that name exactly (NumPy's compressed ``.npz``).
+
+        :raises OSError: if the file cannot be written.
+        """
+        with open(path, "wb") as out:  # a name given to NumPy would get ".npz" added
+            np.savez_compressed(out, features=self.features, labels=self.labels, deals=self.deals)
 
     @classmethod
     def load(cls, path: str) -> Samples:
         """The samples :meth:`save` wrote.
 
-        :raises ValueError: if the file holds other features.
+        :raises OSError: if the file cannot be read.
+        :raises ValueError: if it holds no samples, or samples of other features.
         """
-        with np.load(path) as data:
-            features = data["features"]
-            if features.ndim != 2 or features.shape[1] != len(FEATURES):
-                raise ValueError(f"{path} holds samples of {features.shape[-1]} features, not {len(FEATURES)}")
-            return cls(features, data["labels"], data["deals"])
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                features, labels, deals = data["features"], data["labels"], data["deals"]
+        except (ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"{path} holds no samples: {brief(exc)}") from None
+        if features.ndim != 2 or features.shape[1] != len(FEATURES):
+            raise ValueError(f"{path} holds samples of {features.shape[-1]} features, not {len(FEATURES)}")
+        if labels.shape != (len(features),) or deals.shape != (len(features),):
+            raise ValueError(f"{path} holds {len(features)} samples but other numbers of labels or deals")
+        return cls(features, labels, deals)
 
 
 def _exit(before: GameState, after: GameState) -> bool:
@@ -283,28 +295,39 @@ def generate(
     ``policy`` is ``"greedy"`` (the greedy heuristic for both players) or
     ``"value"`` (the turn planner ranking the turn ends by ``net``, without
     playouts); ``epsilon`` is the share of decisions made at random instead.
-    With ``"rollouts"``, each game gives about ``per_game`` samples: turn
-    starts and turn ends reachable from them (each left by its first move out),
-    labelled by the mean result of ``rollouts`` greedy rollouts to the end
-    from deals of the unseen cards.
+    With ``"rollouts"``, each game gives about ``per_game`` positions (each a
+    sample from both sides): turn starts and turn ends reachable from them
+    (each left by its first move out), labelled by the mean result of
+    ``rollouts`` greedy rollouts to the end from deals of the unseen cards.
     The games go to ``executor`` (any :class:`concurrent.futures.Executor`) by
     ``chunk`` at a time, or are played here; ``progress(done, games)`` is
     called as chunks finish. The samples are in the order of the deals.
 
     :raises ValueError: for a policy that is not one of :data:`POLICIES`, a
-        ``"value"`` policy without ``net``, or counts out of range.
+        ``"value"`` policy without ``net``, a seed out of range (the samples
+        keep each game's seed as a signed 64-bit integer: ``seed + games`` at
+        most ``2**63``), an ``epsilon`` that is not a number from 0 to 1, or
+        counts out of range.
+    :raises TypeError: if a count is not an int, or ``net`` not a
+        :class:`~crapette.value.ValueNet`.
     """
     ruleset = to_rules(rules, "generate()")
     games = check_int("games", games, 0)
     chunk = check_int("chunk", chunk, 1)
     max_moves = check_int("max_moves", max_moves, 1)
-    check_seed(seed)
+    rollouts = check_int("rollouts", rollouts, 1)
+    per_game = check_int("per_game", per_game, 1)
+    seed = check_seed(seed)
+    if seed + games > SEED_LIMIT // 2:
+        raise ValueError(f"seed + games must be at most 2**63 (the samples keep the seeds), got {brief(seed + games)}")
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {brief(policy)}: expected one of {', '.join(POLICIES)}")
+    if net is not None and not isinstance(net, ValueNet):
+        raise TypeError(f"net must be a ValueNet, got {type(net).__name__}")
     if policy == "value" and net is None:
         raise ValueError("the value policy needs a net")
-    if not 0.0 <= epsilon <= 1.0:
-        raise ValueError(f"epsilon must be from 0 to 1, got {brief(epsilon)}")
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float)) or not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon must be a number from 0 to 1, got {brief(epsilon)}")
     text = str(ruleset)
     payload = net.to_json() if net is not None else ""
     starts = list(range(seed, seed + games, chunk))
@@ -370,9 +393,29 @@ def fit(
     layer before the weights are rounded to integers. Returns the network and
     ``{"train": ..., "held_out": ..., "held_out_rounded": ..., "base": ...}``:
     the log losses of the float network, of the integer one, and of the
-    labels' mean alone. ``progress(epoch, train, held_out)`` is called after
-    each epoch.
+    labels' mean alone (NaN where nothing is held out), and ``"samples"``, the
+    number of samples trained on. ``progress(epoch, train, held_out)`` is
+    called after each epoch.
+
+    :raises ValueError: if no sample is left to train on, a count is out of
+        range, ``rate`` is not positive, ``l2`` negative, or ``holdout`` not
+        from 0 to less than 1.
+    :raises TypeError: if ``samples`` is not :class:`Samples`, or a count not an int.
     """
+    if not isinstance(samples, Samples):
+        raise TypeError(f"fit() expects Samples, got {type(samples).__name__}")
+    hidden = check_int("hidden", hidden, 1)
+    clip = check_int("clip", clip, 1)
+    epochs = check_int("epochs", epochs, 0)
+    batch = check_int("batch", batch, 1)
+    seed = check_seed(seed)
+    for what, value, low in (("rate", rate, None), ("l2", l2, 0.0), ("holdout", holdout, 0.0)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value == value:
+            raise ValueError(f"{what} must be a number, got {brief(value)}")
+        if (low is None and not value > 0) or (low is not None and value < low):
+            raise ValueError(f"{what} must be {'positive' if low is None else 'at least 0'}, got {brief(value)}")
+    if holdout >= 1:
+        raise ValueError(f"holdout must be less than 1, got {brief(holdout)}")
     train, held = _split(samples, holdout)
     if len(train) == 0:
         raise ValueError("no samples to train on")
@@ -451,7 +494,8 @@ def logits(net: ValueNet, features: np.ndarray) -> np.ndarray:
     acc = features.astype(np.int64) @ w1 + b1
     h = np.clip(acc, 0, net.clip * one)
     total = h @ np.array(net.output[1:], dtype=np.int64) + net.output[0] * one
-    return total.astype(np.float64) / (one * one)
+    result: np.ndarray = total.astype(np.float64) / (one * one)
+    return result
 
 
 def log_loss(net: ValueNet, samples: Samples) -> float:
@@ -461,45 +505,96 @@ def log_loss(net: ValueNet, samples: Samples) -> float:
     return _bce(logits(net, samples.features), samples.labels.astype(np.float64))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m crapette.training``: generate samples, fit a network, measure it."""
-    parser = argparse.ArgumentParser(prog="python -m crapette.training", description=__doc__.splitlines()[0])
-    commands = parser.add_subparsers(dest="command", required=True)
-    gen = commands.add_parser("generate", help="play self-play games and save their samples")
-    gen.add_argument("--rules", default="classic")
-    gen.add_argument("--games", type=int, default=1000)
-    gen.add_argument("--seed", type=int, default=0)
-    gen.add_argument("--policy", choices=POLICIES, default="greedy")
-    gen.add_argument("--net", help="the network of the value policy (JSON)")
-    gen.add_argument("--epsilon", type=float, default=0.05)
-    gen.add_argument("--workers", type=int, default=1)
-    gen.add_argument("--rollouts", type=int, default=16)
-    gen.add_argument("--per-game", type=int, default=12)
-    gen.add_argument("--out", required=True)
-    fitter = commands.add_parser("fit", help="fit a network to saved samples")
-    fitter.add_argument("data", nargs="+")
-    fitter.add_argument("--hidden", type=int, default=32)
-    fitter.add_argument("--epochs", type=int, default=20)
-    fitter.add_argument("--rate", type=float, default=1e-3)
-    fitter.add_argument("--seed", type=int, default=0)
-    fitter.add_argument("--name", default="classic")
-    fitter.add_argument("--out", required=True)
-    measure = commands.add_parser("loss", help="the log loss of a network on saved samples")
-    measure.add_argument("net")
-    measure.add_argument("data", nargs="+")
-    args = parser.parse_args(argv)
-    command = " ".join(["python -m crapette.training", *(argv if argv is not None else sys.argv[1:])])
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m crapette.training",
+        description="Train the learned value of crapette.value: generate samples by self-play, fit a network "
+        "to them, measure a network's log loss.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{generate,fit,loss}")
+    gen = commands.add_parser(
+        "generate", help="play games of self-play and save their samples",
+        description="Play games of self-play and save their positions, each labelled by who went on to win "
+        "(or by greedy rollouts): the same samples for the same arguments, whatever --workers.",
+    )
+    gen.add_argument("--rules", default="classic",
+                     help="the rules: a preset or a rules text such as 'classic(reserve_size=10)' (default: %(default)s)")
+    gen.add_argument("--games", type=int, default=1000, help="how many games to play (default: %(default)s)")
+    gen.add_argument("--seed", type=int, default=0,
+                     help="the first game's deal; game i is dealt from seed + i (default: %(default)s)")
+    gen.add_argument("--policy", choices=POLICIES, default="greedy",
+                     help="greedy: the greedy heuristic plays, positions labelled by the result; value: the turn "
+                     "planner ranking by --net plays; rollouts: positions labelled by greedy rollouts "
+                     "(default: %(default)s)")
+    gen.add_argument("--net", help="the network the value policy ranks by: a JSON file written by fit")
+    gen.add_argument("--epsilon", type=float, default=0.05,
+                     help="the share of moves played at random instead (default: %(default)s)")
+    gen.add_argument("--max-moves", type=int, default=DEFAULT_MAX_MOVES,
+                     help="the moves after which a game is cut short (default: %(default)s)")
+    gen.add_argument("--workers", type=int, default=1,
+                     help="processes to play on; the samples do not depend on it (default: %(default)s)")
+    gen.add_argument("--rollouts", type=int, default=16,
+                     help="the rollouts policy's rollouts per position (default: %(default)s)")
+    gen.add_argument("--per-game", type=int, default=12,
+                     help="about how many positions the rollouts policy labels per game (default: %(default)s)")
+    gen.add_argument("--out", required=True, help="the file to write the samples to (NumPy's .npz)")
+    fitter = commands.add_parser(
+        "fit", help="fit a network to saved samples",
+        description="Fit a network to samples written by generate (a tenth of the deals held out), write it "
+        "as JSON with this command in its made field, and print its log losses.",
+    )
+    fitter.add_argument("data", nargs="+", help="sample files written by generate")
+    fitter.add_argument("--hidden", type=int, default=32, help="hidden units (default: %(default)s)")
+    fitter.add_argument("--epochs", type=int, default=20,
+                        help="passes over the training samples (default: %(default)s)")
+    fitter.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate (default: %(default)s)")
+    fitter.add_argument("--seed", type=int, default=0,
+                        help="the seed of the first weights and of the order of the samples (default: %(default)s)")
+    fitter.add_argument("--name", default="classic",
+                        help="the network's name: the rules it was trained on (default: %(default)s)")
+    fitter.add_argument("--out", required=True, help="the file to write the network to (JSON)")
+    measure = commands.add_parser(
+        "loss", help="the log loss of a network on saved samples",
+        description="Print the log loss of a network's chances of a win against the labels of samples it "
+        "was not trained on (lower is better; 0.693 is a coin's).",
+    )
+    measure.add_argument("net", help="the network: a JSON file written by fit")
+    measure.add_argument("data", nargs="+", help="sample files written by generate")
+    return parser
 
+
+def _read_net(path: str) -> ValueNet:
+    with open(path, encoding="utf-8") as file:
+        return ValueNet.from_json(file.read())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m crapette.training``: generate samples, fit a network, measure it.
+
+    Returns the exit status: 0, or 1 after a one-line message on standard
+    error for an argument or a file it cannot use.
+    """
+    args = _parser().parse_args(argv)
+    command = "python -m crapette.training " + shlex.join(argv if argv is not None else sys.argv[1:])
+    try:
+        _run(args, command)
+    except (ValueError, TypeError, OSError) as exc:
+        print(f"python -m crapette.training {args.command}: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _run(args: argparse.Namespace, command: str) -> None:
     def said(done: int, total: int) -> None:
         print(f"\r{done}/{total} games", end="", file=sys.stderr, flush=True)
 
     if args.command == "generate":
-        net = ValueNet.from_json(open(args.net, encoding="utf-8").read()) if args.net else None
+        net = _read_net(args.net) if args.net else None
         pool = concurrent.futures.ProcessPoolExecutor(args.workers) if args.workers > 1 else None
         try:
             samples = generate(args.rules, args.games, seed=args.seed, policy=args.policy, net=net,
-                               epsilon=args.epsilon, executor=pool, progress=said, rollouts=args.rollouts,
-                               per_game=args.per_game)
+                               epsilon=args.epsilon, max_moves=args.max_moves, executor=pool, progress=said,
+                               rollouts=args.rollouts, per_game=args.per_game)
         finally:
             if pool is not None:
                 pool.shutdown()
@@ -518,10 +613,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             out.write(net.to_json() + "\n")
         print(" ".join(f"{k} {v:.4f}" for k, v in report.items()))
     else:
-        net = ValueNet.from_json(open(args.net, encoding="utf-8").read())
+        net = _read_net(args.net)
         samples = Samples.join([Samples.load(path) for path in args.data])
         print(f"log loss {log_loss(net, samples):.4f} over {len(samples)} samples")
-    return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

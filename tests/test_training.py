@@ -1,0 +1,326 @@
+"""The training pipeline of the learned value (crapette.training): generate, fit, measure, and its command.
+
+Tiny sizes throughout: these tests check that the pipeline is reproducible
+from a seed whatever executor plays the games, that its pieces fit together
+(samples saved and read back, a network fitted and measured, the command end
+to end) and that bad arguments are refused; they measure no strength. They
+need NumPy (the ``learn`` extra) and skip without it.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import math
+import shlex
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy", reason='crapette.training needs NumPy: pip install ".[learn]"')
+
+from crapette import kernel, new_game  # noqa: E402
+from crapette.training import POLICIES, Samples, fit, generate, log_loss, logits, main  # noqa: E402
+from crapette.value import FEATURES, LearnedValue, ValueNet, encode, net_for  # noqa: E402
+
+#: Each policy at a size that plays in well under a second.
+SIZES: dict[str, dict[str, Any]] = {
+    "greedy": {"rules": "classic", "games": 3, "max_moves": 300},
+    "value": {"rules": "casual", "games": 2, "max_moves": 60, "net": net_for("casual")},
+    "rollouts": {"rules": "classic", "games": 3, "max_moves": 200, "rollouts": 2, "per_game": 3},
+}
+
+
+def _generate(policy: str, **kwargs: Any) -> Samples:
+    arguments = dict(SIZES[policy])
+    rules, games = arguments.pop("rules"), arguments.pop("games")
+    return generate(rules, games, seed=11, policy=policy, **arguments, **kwargs)
+
+
+def _same(a: Samples, b: Samples) -> bool:
+    return (
+        a.features.dtype == b.features.dtype
+        and np.array_equal(a.features, b.features)
+        and np.array_equal(a.labels, b.labels)
+        and np.array_equal(a.deals, b.deals)
+    )
+
+
+@pytest.fixture(scope="module")
+def processes() -> Iterator[concurrent.futures.ProcessPoolExecutor]:
+    with concurrent.futures.ProcessPoolExecutor(2) as pool:
+        yield pool
+
+
+@pytest.fixture(scope="module")
+def greedy_samples() -> Samples:
+    """The samples of 20 greedy classic games: enough to fit a small network to."""
+    return generate("classic", 20, seed=3)
+
+
+@pytest.fixture(scope="module")
+def few_samples() -> Samples:
+    return _generate("greedy")
+
+
+# -- generate ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_the_same_seed_gives_the_same_samples_whatever_the_executor_and_the_chunk(
+    policy: str, processes: concurrent.futures.ProcessPoolExecutor
+) -> None:
+    here = _generate(policy)
+    assert len(here) > 0
+    assert _same(here, _generate(policy, chunk=1))
+    with concurrent.futures.ThreadPoolExecutor(2) as threads:
+        assert _same(here, _generate(policy, executor=threads, chunk=1))
+    assert _same(here, _generate(policy, executor=processes, chunk=2))
+    other = generate(SIZES[policy]["rules"], SIZES[policy]["games"], seed=12, policy=policy,
+                     **{k: v for k, v in SIZES[policy].items() if k not in ("rules", "games")})
+    assert not _same(here, other)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_samples_are_counts_of_positions_seen_from_both_sides_in_the_order_of_the_deals(policy: str) -> None:
+    samples = _generate(policy)
+    assert samples.features.shape == (len(samples), len(FEATURES)) and samples.features.dtype == np.int16
+    assert samples.labels.dtype == np.float32 and samples.deals.dtype == np.int64
+    assert (samples.features >= 0).all()
+    assert list(np.unique(samples.deals)) == list(range(11, 11 + SIZES[policy]["games"]))
+    assert (np.diff(samples.deals) >= 0).all()
+    # Each position twice, for one side and then the other: the labels are each other's complement.
+    assert len(samples) % 2 == 0
+    assert np.array_equal(samples.labels[0::2] + samples.labels[1::2], np.ones(len(samples) // 2))
+    move = FEATURES.index("own move")
+    assert np.array_equal(samples.features[0::2, move] + samples.features[1::2, move], np.ones(len(samples) // 2))
+    if policy == "rollouts":
+        assert ((samples.labels >= 0) & (samples.labels <= 1)).all()
+    else:
+        assert set(np.unique(samples.labels)) <= {0.0, 0.5, 1.0}
+        # A game's first sample is its deal.
+        deal = new_game(SIZES[policy]["rules"], seed=11)
+        assert tuple(samples.features[0]) == encode(deal, 0) and tuple(samples.features[1]) == encode(deal, 1)
+
+
+def test_generate_reports_its_progress_as_the_games_are_played() -> None:
+    seen: list[tuple[int, int]] = []
+    generate("classic", 5, seed=2, chunk=2, max_moves=200, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(2, 5), (4, 5), (5, 5)]
+
+
+def test_no_games_give_no_samples() -> None:
+    samples = generate("classic", 0)
+    assert len(samples) == 0 and samples.features.shape == (0, len(FEATURES))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"policy": "smart"}, ValueError, "unknown policy 'smart': expected one of greedy, value, rollouts"),
+        ({"policy": "value"}, ValueError, "the value policy needs a net"),
+        ({"net": "classic"}, TypeError, "net must be a ValueNet, got str"),
+        ({"games": -1}, ValueError, "games must be at least 0"),
+        ({"games": "2"}, TypeError, "games must be an int"),
+        ({"chunk": 0}, ValueError, "chunk must be at least 1"),
+        ({"max_moves": 0}, ValueError, "max_moves must be at least 1"),
+        ({"rollouts": 0}, ValueError, "rollouts must be at least 1"),
+        ({"per_game": 0}, ValueError, "per_game must be at least 1"),
+        ({"epsilon": 1.5}, ValueError, "epsilon must be a number from 0 to 1"),
+        ({"epsilon": "0.1"}, ValueError, "epsilon must be a number from 0 to 1"),
+        ({"epsilon": True}, ValueError, "epsilon must be a number from 0 to 1"),
+        ({"seed": -1}, ValueError, "seed must be an int"),
+        ({"seed": 2**63}, ValueError, "seed \\+ games must be at most 2\\*\\*63"),
+        ({"rules": 3}, TypeError, "generate\\(\\): rules must be a RuleSet or a rules text"),
+    ],
+)
+def test_generate_refuses_bad_arguments_saying_which(kwargs: dict[str, Any], error: type[Exception], message: str) -> None:
+    arguments: dict[str, Any] = {"rules": "classic", "games": 1, **kwargs}
+    with pytest.raises(error, match=message):
+        generate(arguments.pop("rules"), arguments.pop("games"), **arguments)
+
+
+# -- samples on disk ---------------------------------------------------------------------
+
+
+def test_samples_are_saved_under_the_name_given_and_read_back_equal(tmp_path: Path, few_samples: Samples) -> None:
+    samples = few_samples
+    for name in ("samples.npz", "samples"):  # NumPy alone would add ".npz" to the second
+        samples.save(str(tmp_path / name))
+        assert (tmp_path / name).is_file()
+        assert _same(Samples.load(str(tmp_path / name)), samples)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["samples", "samples.npz"]
+    both = Samples.join([samples, samples])
+    assert len(both) == 2 * len(samples) and _same(Samples.join([both]), both)
+    assert len(Samples.join([])) == 0
+
+
+def test_reading_a_file_that_holds_no_samples_raises_a_value_error_that_says_so(tmp_path: Path) -> None:
+    text = tmp_path / "text.npz"
+    text.write_text("not samples")
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    narrow = tmp_path / "narrow.npz"
+    np.savez(narrow, features=np.zeros((2, 5), np.int16), labels=np.zeros(2), deals=np.zeros(2, np.int64))
+    unlabelled = tmp_path / "unlabelled.npz"
+    np.savez(unlabelled, features=np.zeros((2, len(FEATURES)), np.int16), deals=np.zeros(2, np.int64))
+    short = tmp_path / "short.npz"
+    np.savez(short, features=np.zeros((2, len(FEATURES)), np.int16), labels=np.zeros(1), deals=np.zeros(2, np.int64))
+    for path, message in [
+        (text, "holds no samples"),
+        (empty, "holds no samples"),
+        (narrow, f"holds samples of 5 features, not {len(FEATURES)}"),
+        (unlabelled, "holds no samples: KeyError"),
+        (short, "other numbers of labels or deals"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            Samples.load(str(path))
+    with pytest.raises(OSError):
+        Samples.load(str(tmp_path / "missing.npz"))
+
+
+# -- fit and measure ---------------------------------------------------------------------
+
+
+def test_fit_returns_an_integer_network_and_its_log_losses_held_out(greedy_samples: Samples) -> None:
+    net, report = fit(greedy_samples, hidden=8, epochs=4, seed=1, name="classic", made="a test")
+    assert isinstance(net, ValueNet) and net.name == "classic" and net.made == "a test"
+    assert len(net.hidden) == 8 and net.clip == 8
+    assert set(report) == {"train", "held_out", "held_out_rounded", "base", "samples"}
+    assert all(math.isfinite(value) for value in report.values())
+    assert 0 < report["samples"] < len(greedy_samples)  # a tenth of the deals held out
+    # Rounding the weights to integers hardly changes the network; it learned something from the counts
+    # (each position is there from both sides, so knowing nothing is a coin's log loss).
+    assert abs(report["held_out_rounded"] - report["held_out"]) < 0.01
+    assert report["base"] == pytest.approx(math.log(2)) and report["train"] < math.log(2)
+    # The same seed fits the same network; another seed another.
+    assert fit(greedy_samples, hidden=8, epochs=4, seed=1, name="classic", made="a test")[0] == net
+    assert fit(greedy_samples, hidden=8, epochs=4, seed=2)[0] != net
+
+
+def test_the_fitted_network_measures_and_plays_as_the_value_does(greedy_samples: Samples) -> None:
+    net, _ = fit(greedy_samples, hidden=4, epochs=1, seed=1)
+    rows = greedy_samples.features[::97]
+    assert list(logits(net, rows)) == [net.logit([int(x) for x in row]) for row in rows]
+    z = logits(net, greedy_samples.features)
+    y = greedy_samples.labels.astype(np.float64)
+    expected = float(np.mean(np.log1p(np.exp(-np.abs(z))) + np.maximum(z, 0) - y * z))
+    assert log_loss(net, greedy_samples) == pytest.approx(expected, rel=1e-9)
+    assert math.isnan(log_loss(net, Samples.join([])))
+    state = new_game("classic", seed=4)
+    assert 0 < LearnedValue(net).evaluate(state, 0) < 1
+    assert (net.handle is not None) == kernel.AVAILABLE
+
+
+def test_the_progress_of_fit_is_reported_after_each_epoch(greedy_samples: Samples) -> None:
+    seen: list[tuple[int, float, float]] = []
+    fit(greedy_samples, hidden=4, epochs=3, progress=lambda *args: seen.append(args))
+    assert [epoch for epoch, _, _ in seen] == [1, 2, 3]
+    assert all(math.isfinite(train) and math.isfinite(held) for _, train, held in seen)
+    assert seen[-1][1] < seen[0][1]  # the loss on the training samples goes down
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"hidden": 0}, ValueError, "hidden must be at least 1"),
+        ({"hidden": 2.0}, TypeError, "hidden must be an int"),
+        ({"clip": 0}, ValueError, "clip must be at least 1"),
+        ({"epochs": -1}, ValueError, "epochs must be at least 0"),
+        ({"batch": 0}, ValueError, "batch must be at least 1"),
+        ({"seed": -1}, ValueError, "seed must be an int"),
+        ({"rate": 0}, ValueError, "rate must be positive"),
+        ({"rate": "fast"}, ValueError, "rate must be a number"),
+        ({"l2": -1e-5}, ValueError, "l2 must be at least 0"),
+        ({"holdout": 1.0}, ValueError, "holdout must be less than 1"),
+        ({"holdout": -0.1}, ValueError, "holdout must be at least 0"),
+        ({"holdout": float("nan")}, ValueError, "holdout must be a number"),
+    ],
+)
+def test_fit_refuses_bad_arguments_saying_which(
+    kwargs: dict[str, Any], error: type[Exception], message: str, few_samples: Samples
+) -> None:
+    with pytest.raises(error, match=message):
+        fit(few_samples, **kwargs)
+
+
+def test_fit_refuses_what_it_cannot_train_on() -> None:
+    with pytest.raises(ValueError, match="no samples to train on"):
+        fit(Samples.join([]))
+    with pytest.raises(TypeError, match="fit\\(\\) expects Samples, got list"):
+        fit([])  # type: ignore[arg-type]
+
+
+# -- the command -------------------------------------------------------------------------
+
+
+def test_the_command_generates_fits_and_measures_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data, net_path, again = str(tmp_path / "s.npz"), str(tmp_path / "net.json"), str(tmp_path / "v.npz")
+    assert main(["generate", "--games", "3", "--seed", "5", "--max-moves", "300", "--out", data]) == 0
+    out = capsys.readouterr()
+    samples = Samples.load(data)
+    assert out.out == f"{len(samples)} samples from 3 games -> {data}\n" and "3/3 games" in out.err
+    assert _same(samples, generate("classic", 3, seed=5, max_moves=300))
+
+    fit_command = ["fit", data, "--hidden", "4", "--epochs", "2", "--name", "classic", "--out", net_path]
+    assert main(fit_command) == 0
+    out = capsys.readouterr()
+    assert out.out.startswith("train ") and " held_out " in out.out and "epoch 2: train" in out.err
+    net = ValueNet.from_json(Path(net_path).read_text(encoding="utf-8"))
+    assert net.made == "python -m crapette.training " + " ".join(fit_command) and len(net.hidden) == 4
+
+    assert main(["loss", net_path, data]) == 0
+    assert capsys.readouterr().out == f"log loss {log_loss(net, samples):.4f} over {len(samples)} samples\n"
+
+    assert main(["generate", "--policy", "value", "--net", net_path, "--games", "1", "--max-moves", "40",
+                 "--workers", "2", "--out", again]) == 0
+    assert _same(Samples.load(again), generate("classic", 1, policy="value", net=net, max_moves=40))
+
+
+def test_the_command_records_itself_in_the_network_so_that_a_shell_reads_it_back(tmp_path: Path) -> None:
+    data, net_path = str(tmp_path / "s.npz"), str(tmp_path / "a net.json")
+    assert main(["generate", "--games", "3", "--seed", "5", "--max-moves", "100", "--rules", "casual(reserve_size=10)",
+                 "--out", data]) == 0
+    argv = ["fit", data, "--epochs", "1", "--hidden", "2", "--name", "casual (reserve of 10)", "--out", net_path]
+    assert main(argv) == 0
+    made = json.loads(Path(net_path).read_text(encoding="utf-8"))["made"]
+    assert made.startswith("python -m crapette.training fit ") and "'casual (reserve of 10)'" in made
+    assert shlex.split(made)[3:] == argv
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["loss", "missing.json", "missing.npz"], "python -m crapette.training loss: [Errno 2] No such file"),
+        (["generate", "--games", "1", "--rules", "classic(nope=1)", "--out", "x.npz"],
+         "python -m crapette.training generate: invalid rules 'classic(nope=1)'"),
+        (["generate", "--games", "-1", "--out", "x.npz"], "python -m crapette.training generate: games must be at least 0"),
+        (["generate", "--policy", "value", "--out", "x.npz"], "the value policy needs a net"),
+        (["fit", "bad.npz", "--out", "x.json"], "python -m crapette.training fit: bad.npz holds no samples"),
+    ],
+)
+def test_the_command_reports_a_bad_argument_or_file_in_one_line(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.npz").write_text("not samples")
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.strip().count("\n") <= 1
+
+
+def test_the_command_runs_as_a_module_and_explains_each_subcommand() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "crapette.training", "generate", "--help"], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    for option in ("--rules", "--games", "--seed", "--policy", "--net", "--epsilon", "--workers", "--out"):
+        assert option in done.stdout
+    assert "default: classic" in done.stdout and "game i is dealt from seed + i" in done.stdout
+    with pytest.raises(SystemExit) as exit:
+        main(["frobnicate"])
+    assert exit.value.code == 2
