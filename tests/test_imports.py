@@ -39,6 +39,7 @@ OPTIONAL = {
     "crapette.pettingzoo": "pettingzoo",
     "crapette.openspiel": "pyspiel",
     "crapette.observation": "numpy",
+    "crapette.training": "numpy",
     "crapette.strategies": "hypothesis",
     "crapette._hypothesis_hook": "hypothesis",
 }
@@ -69,10 +70,10 @@ LAYERS = {
     "_record_text": _L["formats"], "_record": _L["formats"], "_actions": _L["formats"], "_game": _L["formats"],
     "crapette": _L["formats"],
     "protocol": _L["protocol"], "gamekit": _L["protocol"],
-    "_greedy": _L["evaluation"], "evaluation": _L["evaluation"],
+    "_greedy": _L["evaluation"], "evaluation": _L["evaluation"], "value": _L["evaluation"],
     "bots._base": _L["play"], "bots.simple": _L["play"], "bots.montecarlo": _L["play"], "bots.planner": _L["play"],
     "bots.treesearch": _L["play"], "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"],
-    "gamecheck": _L["play"], "analysis": _L["play"], "selfplay": _L["play"],
+    "gamecheck": _L["play"], "analysis": _L["play"], "selfplay": _L["play"], "training": _L["play"],
     "_seen": _L["text, svg"], "wording": _L["text, svg"], "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
     "episode": _L["adapters"], "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
     "openspiel": _L["adapters"],
@@ -234,6 +235,7 @@ def _any_imports(module: str) -> set[str]:
     [
         ("crapette._greedy", "crapette.evaluation"),
         ("crapette.evaluation", "crapette.bots.planner"),
+        ("crapette.value", "crapette.training"),
         ("crapette.bots.treesearch", "crapette.bots"),
         ("crapette.protocol", "crapette.bots._base"),
         ("crapette._view", "crapette.bots._base"),
