@@ -24,8 +24,9 @@ The pipeline has three steps, each a function and a subcommand of
 >>> samples.features.shape[1] == len(FEATURES), set(np.unique(samples.labels)) <= {0.0, 0.5, 1.0}
 (True, True)
 
-Needs NumPy (``pip install "crapette[learn]"``). The command that made each
-network this package ships is in its ``made`` field.
+Needs NumPy (``pip install numpy``, or the ``learn`` extra: ``pip install -e
+".[learn]"`` in a checkout). The command that made each network this package
+ships is in its ``made`` field (see :doc:`/learning`).
 
 .. versionadded:: 0.3.0
 """
@@ -58,7 +59,7 @@ from .value import FEATURES, SCALE_BITS, LearnedValue, ValueNet, encode
 try:
     import numpy as np
 except ImportError as _error:  # pragma: no cover - the extra is missing
-    raise ImportError(f"crapette.training needs NumPy ({_error}): pip install \"crapette[learn]\"") from None
+    raise ImportError(f"crapette.training needs NumPy ({_error}): pip install numpy (the learn extra of crapette)") from None
 
 __all__ = ["POLICIES", "Samples", "fit", "generate", "log_loss", "main"]
 

@@ -135,6 +135,7 @@ sys.path.insert(0, {str(ROOT / "examples")!r})
 import importlib.util
 simulation_missing = importlib.util.find_spec("crapette.simulation") is None
 dask_missing = importlib.util.find_spec("distributed") is None
+numpy_missing = importlib.util.find_spec("numpy") is None
 """
 doctest_default_flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.DONT_ACCEPT_TRUE_FOR_1
 
@@ -166,7 +167,8 @@ def _check_every_public_name_documented(app: Any, env: Any) -> None:
     objects = env.get_domain("py").objects
     missing = [name for name in crapette.__all__ if f"crapette.{name}" not in objects]
     for module in (
-        "bots", "bots.simple", "bots.montecarlo", "bots.planner", "bots.treesearch", "evaluation",
+        "bots", "bots.simple", "bots.montecarlo", "bots.planner", "bots.treesearch", "evaluation", "value",
+        "selfplay", "training",
         "analysis", "simulation", "svg", "strategies", "testing", "variants",
         "episode", "observation", "pettingzoo", "gymnasium", "openspiel", "protocol",
     ):
