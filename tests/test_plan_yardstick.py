@@ -3,10 +3,11 @@
 The games below were recorded on 2026-11-26 with ``crapette.bots.PlanningBot(seed,
 playouts=1000)`` of main at 7c55308 in one seat and ``GreedyBot()`` in the other,
 up to the planning bot's 30th decision (a position with more than one legal
-move) or the 150th move; the frozen copy chose the same moves, with the compiled
-kernel and without it, in these games and in 48 more of 80 decisions each
-(classic, casual, ``classic(revisits=false)`` and ``casual(endings=no-progress:20)``,
-which runs in Python whatever the engine). They are literals on purpose: the
+move) or the 150th move. The frozen copy chose the same moves in these games,
+with the compiled kernel and without it, and in 48 more games of up to 80
+decisions each with the kernel (12 each of classic, casual,
+``classic(revisits=false)`` and ``casual(endings=no-progress:20)``, which runs
+in Python whatever the engine). They are literals on purpose: the
 library's planner, evaluators and weights may change, the yardstick must not.
 The greedy bot's moves are replayed from the record, so a change to it changes
 nothing here.
