@@ -19,10 +19,12 @@ all its timed games. Progress goes to stderr.
 
 The same arguments always play the same games. ``--json`` prints the figures
 as JSON. A bot is any name of ``crapette.bots.BOT_NAMES``; ``yardstick``, the
-frozen SearchBot(200) of ``benchmarks/yardstick.py``, a fixed opponent while
-the library's bots change; or ``module:Class`` (built with ``seed=`` if its
-constructor takes one, else with no argument; the module must be importable,
-e.g. from ``PYTHONPATH``). Each takes ``@SEED`` for a seed other than the default.
+frozen SearchBot(200) of ``benchmarks/yardstick.py``, or ``plan-yardstick``, the
+frozen PlanningBot(1000) of ``benchmarks/plan_yardstick.py`` (the ``search`` bot
+before the learned value), fixed opponents while the library's bots change; or
+``module:Class`` (built with ``seed=`` if its constructor takes one, else with no
+argument; the module must be importable, e.g. from ``PYTHONPATH``). Each takes
+``@SEED`` for a seed other than the default.
 """
 
 from __future__ import annotations
@@ -44,7 +46,8 @@ from crapette import apply_move, legal_moves, new_game, parse_rules
 from crapette.bots import BOT_NAMES, Bot, make_bot
 from crapette.simulation import SimulationReport, simulate, wilson_interval
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # the yardstick beside this file, however it is run
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the yardsticks beside this file, however it is run
+from plan_yardstick import PlanYardstick  # noqa: E402
 from yardstick import Yardstick  # noqa: E402
 
 
@@ -69,7 +72,7 @@ def score_interval(wins: int, draws: int, games: int, z: float = 1.96) -> tuple[
 
 
 def make(spec: str, default_seed: int) -> Bot:
-    """The bot a command-line spec names: a ``make_bot`` name, ``yardstick`` or ``module:Class``, each with ``@SEED``.
+    """The bot a command-line spec names: a ``make_bot`` name, a yardstick or ``module:Class``, each with ``@SEED``.
 
     :raises ValueError: if the spec names no bot.
     """
@@ -81,11 +84,13 @@ def make(spec: str, default_seed: int) -> Bot:
     key = name.strip().lower()
     if key == "yardstick":
         return Yardstick(seed=seed)
+    if key == "plan-yardstick":
+        return PlanYardstick(seed=seed)
     if key in BOT_NAMES or ":" not in name:
         try:
             return make_bot(name, seed)
         except ValueError as exc:
-            raise ValueError(f"{exc}, yardstick, or module:Class") from None
+            raise ValueError(f"{exc}, yardstick, plan-yardstick, or module:Class") from None
     module_name, _, class_name = name.strip().partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -192,7 +197,7 @@ def _pair(args: argparse.Namespace, rules: Any, bots: tuple[Bot, Bot]) -> int:
         print(f"  {a} won {wins[0] / decided:.1%} of the decided games (95% interval {low:.1%}-{high:.1%})")
     print(
         f"  score {mean:.3f} (95% interval {score_low:.3f}-{score_high:.3f}); "
-        f"Elo {elo(mean):+.0f} ({elo(score_low):+.0f} to {elo(score_high):+.0f})"
+        f"Elo {elo(mean) + 0.0:+.0f} ({elo(score_low):+.0f} to {elo(score_high):+.0f})"
     )
     print(f"  seconds per decision: {a} {times[0]:.3f}, {b} {times[1]:.3f}; {elapsed:.0f} s in all")
     return 0
