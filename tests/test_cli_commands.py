@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -343,18 +344,47 @@ def random_game(tmp_path: Path) -> Path:
     return path
 
 
-def test_analyse_marks_mistakes_with_the_better_move_and_a_summary(
+def test_analyse_marks_mistakes_with_the_better_path_the_value_lost_and_a_summary(
     random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code, out, err = run(["analyse", str(random_game), "--playouts", "200"], capsys, monkeypatch)
+    code, out, err = run(["analyse", str(random_game), "--playouts", "200", "--threshold", "0.5%"], capsys, monkeypatch)
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == "classic, seed 3, 40 moves, Ann (player 0) against Bob (player 1)"
+    assert lines[1].startswith("judging by the learned value, 200 values a turn segment; "
+                               "a mistake loses more than 0.5%")
+    marks = [line for line in lines if "mistake: " in line]
+    pattern = re.compile(r"mistake: .+ was better \(lost \d+\.\d% ±\d+\.\d% of winning chances: "
+                         r"\d+\.\d% against \d+\.\d%\)$")
+    assert marks and all(pattern.search(line) for line in marks)
+    assert lines[-2].startswith("Ann: ") and lines[-1].startswith("Bob: ")
+    worst = re.compile(r"\(the worst: move \d+, \d+\.\d% ±\d+\.\d% of winning chances lost\)$")
+    assert any(worst.search(line) for line in lines[-2:])
+    assert "analysing: 40/40 moves (100%)" in err  # progress, a line now and then off a terminal
+
+
+def test_analyse_by_the_playouts_marks_in_cards(
+    random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run(["analyse", str(random_game), "--playouts", "200", "--judge", "playout", "--no-progress"],
+                         capsys, monkeypatch)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1].startswith("planning with 200 playouts a turn segment")
     marks = [line for line in lines if "mistake: " in line]
     assert marks and all(" was better (" in line and " cards against " in line and " lost)" in line for line in marks)
-    assert lines[-2].startswith("Ann: ") and lines[-1].startswith("Bob: ")
-    assert f"{len(marks)} mistake" in lines[-2] + lines[-1] or "mistakes" in lines[-2]
-    assert "analysing: 40/40 moves (100%)" in err  # progress, a line now and then off a terminal
+
+
+def test_analyse_shows_every_segment_with_its_chance_to_win(
+    random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(["analyse", str(random_game), "--playouts", "100", "--all", "--threshold", "1", "--no-progress"],
+                       capsys, monkeypatch)
+    assert code == 0
+    moves = [line for line in out.splitlines() if line.startswith("move ")]
+    assert moves and all("% to win" in line and "mistake" not in line for line in moves)  # 100% lost is no mark
+    better = [line for line in moves if ", best " in line]
+    assert better and all(re.search(r" \(lost \d+\.\d% ±\d+\.\d%\)$", line) for line in better)
 
 
 def test_analyse_gives_the_same_marks_as_the_library_and_as_json(
@@ -370,9 +400,11 @@ def test_analyse_gives_the_same_marks_as_the_library_and_as_json(
     record = GameRecord.from_json(random_game.read_text(encoding="utf-8"))
     expected = analyse(record, bot=PlanningBot(seed=4, playouts=150))
     assert report["complete"] and report["playouts"] == 150 and expected
+    assert report["judge"] == "value" and report["threshold"] == 0.04
     assert [(r["index"], r["end"], r["played"], r["best"], r["mistake"]) for r in report["reviews"]] == [
         (r.index, r.end, " ".join(map(str, r.played)), " ".join(map(str, r.best)), r.mistake) for r in expected
     ]
+    assert [(r["cost"], r["margin"]) for r in report["reviews"]] == [(r.cost, round(r.margin, 4)) for r in expected]
 
 
 def test_analyse_one_player_and_every_move(
@@ -389,7 +421,8 @@ def test_analyse_one_player_and_every_move(
 def test_analyse_writes_a_replay_page_with_the_marks(
     random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    code, out, _ = run(["analyse", str(random_game), "--playouts", "200", "--html", "marks.html", "--no-progress"],
+    code, out, _ = run(["analyse", str(random_game), "--playouts", "200", "--threshold", "0.5%", "--html", "marks.html",
+                        "--no-progress"],
                        capsys, monkeypatch)
     assert code == 0 and "wrote marks.html" in out
     page = Path("marks.html").read_text(encoding="utf-8")
@@ -431,10 +464,29 @@ def test_analyse_stops_at_an_illegal_move_after_the_moves_before_it(
     assert "stops being playable" in err and "illegal move R1-F0 at index 3" in err
 
 
+def test_analyse_help_names_the_judgements_and_the_default_threshold(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, _ = run(["analyse", "--help"], capsys, monkeypatch)
+    assert code == 0 and "--judge {value,playout}" in out and "(default: 4%; 0.04 or 4%)" in " ".join(out.split())
+
+
+def test_analyse_refuses_a_threshold_in_cards_for_the_value(
+    random_game: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, _, err = run(["analyse", str(random_game), "--threshold", "2"], capsys, monkeypatch)
+    assert code == 1 and "--threshold is a share of winning chances for --judge value" in err
+    code, out, _ = run(["analyse", str(random_game), "--threshold", "2", "--judge", "playout", "--playouts", "20",
+                        "--no-progress"], capsys, monkeypatch)
+    assert code == 0 and "loses more than 2 cards" in out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--threshold", "-2"], "expected a number of cards from 0 to 1e6, got -2"),
+        (["--threshold", "-2"], "or a number of cards from 0 to 1e6, got -2"),
+        (["--threshold", "x%"], "expected a share of winning chances (0.04 or 4%)"),
+        (["--judge", "cards"], "invalid choice: 'cards'"),
         (["--level", "hard"], "invalid choice: 'hard'"),
         (["--playouts", "0"], "expected a number of at least 1, got 0"),
     ],

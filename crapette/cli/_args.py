@@ -12,7 +12,7 @@ from typing import NamedTuple, NoReturn, cast
 
 from .. import GameState, Move, RuleSet, parse_rules
 from .._messages import brief
-from ..analysis import MISTAKE
+from ..analysis import JUDGES, MISTAKE, MISTAKE_CHANCE
 from ..bots import BOT_NAMES, LEVELS, MAX_PLAYOUTS, Bot, PlanningBot, make_bot
 from ..simulation import DEFAULT_MAX_MOVES
 from ._common import (
@@ -66,13 +66,18 @@ def _seed(text: str) -> int:
     return value
 
 
-def _cards(text: str) -> float:
+def _loss(text: str) -> float:
+    """A loss that makes a mistake: a number from 0 to 1e6, or a percentage (``4%`` is 0.04)."""
+    body = text.strip()
+    scale = 100.0 if body.endswith("%") else 1.0
     try:
-        value = float(text)
+        value = float(body[:-1] if scale != 1.0 else body) / scale
     except ValueError:
         value = math.nan
     if not 0 <= value <= 1e6:
-        raise argparse.ArgumentTypeError(f"expected a number of cards from 0 to 1e6, got {visible(text)}")
+        raise argparse.ArgumentTypeError(
+            f"expected a share of winning chances (0.04 or 4%) or a number of cards from 0 to 1e6, got {visible(text)}"
+        )
     return value
 
 
@@ -344,27 +349,33 @@ def make_parser() -> argparse.ArgumentParser:
         aliases=["analyze"],
         help="mark the mistakes of a recorded game",
         description="Replay a game record turn segment by turn segment (the moves up to one that "
-        "reveals a card or ends the turn) and, where the player had a choice, compare the path the player "
-        "took with the best ways to end the segment that the turn planner finds, seeing what that player "
-        "saw; mark each segment whose path wins the game in fewer of the deals tried than the best, or as many "
-        "and loses more than --threshold cards (a game won is counted apart, not in cards), with the "
-        "better path. Prints the marks and a summary per player; --html writes a replay page that shows "
-        "them. The same options always give the same marks.",
+        "reveals a card or ends the turn) and, where the player had a choice, judge the path the player "
+        "took and every other way to end the segment by the learned value (the chance to win where the "
+        "path leaves the game, over the same deals of the cards that player could not see); mark each "
+        "segment whose path lost more than --threshold of winning chances against the best, when the 95% "
+        "interval of the loss lies above 0, with the better path and the loss. --judge playout judges in "
+        "cards instead, with the turn planner's playouts. Prints the marks and a summary per player; "
+        "--html writes a replay page that shows them. The same options always give the same marks.",
     )
     analyse.add_argument("record", help="a game record file (JSON, or the text form)")
+    analyse.add_argument("--judge", choices=JUDGES, default="value",
+                         help="judge by the learned value (value, the default) or by the planner's playouts in "
+                         "cards (playout)")
     analyse.add_argument("--level", choices=tuple(LEVELS), default=ANALYSIS_LEVEL,
-                         help=f"the planner's level (default: {ANALYSIS_LEVEL}, "
-                         + ", ".join(f"{name} {n} playouts" for name, n in LEVELS.items()) + " a segment)")
+                         help=f"the budget (default: {ANALYSIS_LEVEL}, "
+                         + ", ".join(f"{name} {n}" for name, n in LEVELS.items())
+                         + " values, or playouts, a segment)")
     analyse.add_argument("--playouts", type=_playouts, default=None,
-                         help=f"playouts per turn segment, instead of a level (at most {MAX_PLAYOUTS:,})")
-    analyse.add_argument("--threshold", type=_cards, default=MISTAKE,
-                         help=f"the cards a segment must lose to be a mistake, against a path that wins as often "
-                         f"(default: {MISTAKE:g})")
+                         help=f"values, or playouts, per turn segment, instead of a level (at most {MAX_PLAYOUTS:,})")
+    analyse.add_argument("--threshold", type=_loss, default=None,
+                         help=f"the loss that makes a mistake: a share of winning chances for --judge value "
+                         f"(default: {MISTAKE_CHANCE * 100:g}%%; 0.04 or 4%%), cards for --judge playout (default: "
+                         f"{MISTAKE:g}, against a path that wins as often)")
     analyse.add_argument("--player", type=_player, default=None,
                          help="analyse only this player's moves (0 or 1; default: both)")
     analyse.add_argument("--all", action="store_true",
-                         help="print every segment analysed with its value, not only the mistakes")
-    analyse.add_argument("--seed", type=_seed, default=0, help="the planner's seed (default: 0)")
+                         help="print every segment analysed with its chance to win (or cards), not only the mistakes")
+    analyse.add_argument("--seed", type=_seed, default=0, help="the analysis's seed (default: 0)")
     analyse.add_argument("--json", action="store_true", help="print the marks as JSON")
     analyse.add_argument("--html", metavar="FILE",
                          help="write an HTML page that steps through the game with the marks")

@@ -24,7 +24,7 @@ from .. import (
     parse_position,
 )
 from .._progress import progress
-from ..analysis import Review, reviews
+from ..analysis import MISTAKE, MISTAKE_CHANCE, Review, reviews
 from ..bots import PlanningBot
 from ..simulation import (
     SimulationError,
@@ -243,16 +243,25 @@ def run_analyse(args: argparse.Namespace, out: IO[str]) -> int:
         else PlanningBot.at_level(args.level, seed=args.seed)
     )
     names = record.players or ("player 0", "player 1")
+    by_value = args.judge == "value"
+    threshold = args.threshold if args.threshold is not None else MISTAKE_CHANCE if by_value else MISTAKE
+    if by_value and threshold > 1:
+        raise Fail(f"--threshold is a share of winning chances for --judge value: from 0 to 1 (or 0% to 100%), "
+                   f"got {threshold:g}")
     if not args.json:
         print(_head(record), file=out)
-        print(f"planning with {bot.playouts} playouts a turn segment, a mistake wins the game in fewer "
-              f"deals, or as many and loses more than {args.threshold:g} cards", file=out)
+        if by_value:
+            print(f"judging by the learned value, {bot.playouts} values a turn segment; a mistake loses more "
+                  f"than {threshold:.1%} of winning chances against the best, surely (95%)", file=out)
+        else:
+            print(f"planning with {bot.playouts} playouts a turn segment, a mistake wins the game in fewer "
+                  f"deals, or as many and loses more than {threshold:g} cards", file=out)
     found: list[Review] = []
     truncated = attrs.evolve(record, moves=moves) if problem else record
     shown = progress(args.progress, len(moves), unit="move", verb="analysing")
     interrupted = False
     try:
-        for review in reviews(truncated, bot=bot, threshold=args.threshold, players=args.player):
+        for review in reviews(truncated, bot=bot, threshold=threshold, players=args.player, judge=args.judge):
             found.append(review)
             shown.update(review.end + 1)
             if not args.json and (review.mistake or args.all):
@@ -264,7 +273,7 @@ def run_analyse(args: argparse.Namespace, out: IO[str]) -> int:
     finally:
         shown.close()
     if args.json:
-        print(json.dumps(_analysis_json(record, bot, args.threshold, found, interrupted), indent=2), file=out)
+        print(json.dumps(_analysis_json(record, bot, args.judge, threshold, found, interrupted), indent=2), file=out)
     else:
         for line in _analysis_summary(found, names, args.player):
             print(line, file=out)
@@ -292,15 +301,25 @@ def _review_line(review: Review, names: tuple[str, str]) -> str:
     text = f"move {where:>4} ({names[review.player]}): {_moves_text(review.played):<8}"
     if review.mistake:
         return f"{text}  {review.note}"
-    text += f"  {_worth(review.value, review.wins)}"
+    text += f"  {_worth(review, review.value, review.wins)}"
     if review.best == review.played:
         return text
-    return text + f", best {_moves_text(review.best)} {_worth(review.best_value, review.best_wins)}"
+    text += f", best {_moves_text(review.best)} {_worth(review, review.best_value, review.best_wins)}"
+    if review.judge == "value":
+        text += f" ({_lost(review)})"
+    return text
 
 
-def _worth(cards: float, wins: float) -> str:
-    """A path's value as the analysis gives it: cards, and games won less lost where any ended."""
-    return f"{cards:+.1f} cards" + (f", games won less lost {wins:+.0%}" if wins else "")
+def _worth(review: Review, value: float, wins: float) -> str:
+    """A path's value as the analysis gives it: the chance to win; or cards, and games won less lost where any ended."""
+    if review.judge == "value":
+        return f"{value:.1%} to win"
+    return f"{value:+.1f} cards" + (f", games won less lost {wins:+.0%}" if wins else "")
+
+
+def _lost(review: Review) -> str:
+    """What a path lost by the value: "lost 12.0% ±3.1%"."""
+    return f"lost {review.cost:.1%} ±{review.margin:.1%}"
 
 
 def _analysis_summary(found: Sequence[Review], names: tuple[str, str], only: int | None) -> list[str]:
@@ -311,20 +330,26 @@ def _analysis_summary(found: Sequence[Review], names: tuple[str, str], only: int
         line = f"{names[player]}: {len(mine)} turn segment{'s' if len(mine) != 1 else ''} with a choice, "
         line += f"{len(mistakes)} mistake{'s' if len(mistakes) != 1 else ''}"
         if mistakes:
-            worst = max(mistakes, key=lambda r: (r.wins_lost, r.cost))
-            lost = f"{worst.wins_lost:.0%} of the deals in games won less lost" if worst.wins_lost else f"{worst.cost:.1f} cards"
+            worst = max(mistakes, key=lambda r: (r.wins_lost if r.judge != "value" else 0.0, r.cost))
+            if worst.judge == "value":
+                lost = f"{worst.cost:.1%} ±{worst.margin:.1%} of winning chances"
+            elif worst.wins_lost:
+                lost = f"{worst.wins_lost:.0%} of the deals in games won less lost"
+            else:
+                lost = f"{worst.cost:.1f} cards"
             line += f" (the worst: move {worst.index + 1}, {lost} lost)"
         lines.append(line)
     return lines
 
 
 def _analysis_json(
-    record: GameRecord, bot: PlanningBot, threshold: float, found: Sequence[Review], interrupted: bool
+    record: GameRecord, bot: PlanningBot, judge: str, threshold: float, found: Sequence[Review], interrupted: bool
 ) -> dict[str, object]:
     return {
         "rules": str(record.rules),
         "seed": record.seed,
         "moves": len(record.moves),
+        "judge": judge,
         "playouts": bot.playouts,
         "threshold": threshold,
         "complete": not interrupted,
@@ -338,6 +363,7 @@ def _analysis_json(
                 "value": round(r.value, 4),
                 "best_value": round(r.best_value, 4),
                 "cost": r.cost,
+                "margin": round(r.margin, 4),
                 "wins": round(r.wins, 4),
                 "best_wins": round(r.best_wins, 4),
                 "mistake": r.mistake,
