@@ -8,6 +8,7 @@ import re
 import pytest
 
 import crapette
+from pathlib import Path
 from crapette import GameState, Pile, apply_move, legal_moves, new_game
 
 # Every public name shows an example --------------------------------------------------------------
@@ -145,7 +146,7 @@ def test_every_exception_of_the_package_lives_in_crapette_errors() -> None:
                     defined_elsewhere.append(f"{path.relative_to(package)}: {node.name}")
     # Private helpers that never reach a user: the simulation's failure in a
     # worker and the command line's exit.
-    assert sorted(defined_elsewhere) == ["_report.py: Failure", "cli/_common.py: Fail"]
+    assert sorted(defined_elsewhere) == ["_play/report.py: Failure", "cli/_common.py: Fail"]
     for module, names in {
         "crapette": [n for n in errors.__all__ if hasattr(crapette, n)],
         "crapette.simulation": ["SimulationError", "BotError", "IllegalBotMoveError", "SimulationInterrupted"],
@@ -160,3 +161,18 @@ def test_every_exception_of_the_package_lives_in_crapette_errors() -> None:
         and issubclass(getattr(errors, name), BaseException) and not name.startswith("_")
         and getattr(errors, name).__source_module__ == "crapette.errors"
     }
+
+
+def test_every_public_module_has_its_test_file() -> None:
+    # tests/ mirrors the package: crapette.X is tested in a tests/**/test_X.py (crapette.cli in tests/cli/).
+    package = Path(crapette.__file__).parent
+    tests = Path(__file__).resolve().parent
+    public = sorted(
+        path.stem if path.suffix == ".py" else path.name
+        for path in package.iterdir()
+        if not path.name.startswith("_") and (path.suffix == ".py" or (path / "__init__.py").is_file())
+    )
+    have = {path.stem.removeprefix("test_") for path in tests.rglob("test_*.py")} | {
+        path.name for path in tests.iterdir() if path.is_dir()
+    }
+    assert [name for name in public if name not in have] == []

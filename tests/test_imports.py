@@ -51,35 +51,49 @@ ARCHITECTURE = ROOT / "docs" / "architecture.rst"
 #: The layers of docs/architecture.rst, from the bottom up.
 LAYER_NAMES = (
     "cards", "parts", "moves", "state", "engine", "turns", "kernel", "view",
-    "formats", "evaluation", "protocol", "play", "text, svg", "adapters", "cli", "testing",
+    "formats", "evaluation", "protocol", "play", "frontends", "adapters", "cli", "testing",
 )  # fmt: skip
 _L = {name: number for number, name in enumerate(LAYER_NAMES)}
+#: The packages of the package, each with the layers its modules belong to: the layers as folders.
+#: A private package (``_core``, ...) holds implementation; the public modules of a layer stay at
+#: their documented paths (``crapette.svg``, ``crapette.gymnasium``, ...) beside them.
+PACKAGES = {
+    "_core": {_L[name] for name in ("cards", "parts", "moves", "state", "engine", "turns")},
+    "_views": {_L["view"]},
+    "_formats": {_L["formats"]},
+    "_play": {_L["evaluation"], _L["play"]},
+    "bots": {_L["play"]},
+    "_frontends": {_L["frontends"]},
+    "cli": {_L["cli"]},
+}
 #: Each module's layer (names without the ``crapette.`` prefix; "crapette" is the package's __init__).
 LAYERS = {
-    "errors": _L["cards"], "_messages": _L["cards"], "_checks": _L["cards"], "_cards": _L["cards"],
-    "_outcome": _L["parts"], "_hooks": _L["parts"], "_parts": _L["parts"], "_part_text": _L["parts"],
-    "_options": _L["parts"],
-    "_rules": _L["parts"],
-    "_piles": _L["moves"], "_moves": _L["moves"],
-    "_state": _L["state"], "_match": _L["state"],
-    "_shapes": _L["engine"], "_plan": _L["engine"], "_engine": _L["engine"], "variants": _L["engine"],
-    "_turns": _L["turns"],
+    "errors": _L["cards"], "_core.messages": _L["cards"], "_core.checks": _L["cards"], "_core.cards": _L["cards"],
+    "_core.outcome": _L["parts"], "_core.hooks": _L["parts"], "_core.parts": _L["parts"], "_core.part_text": _L["parts"],
+    "_core.options": _L["parts"],
+    "_core.rules": _L["parts"],
+    "_core.piles": _L["moves"], "_core.moves": _L["moves"],
+    "_core.state": _L["state"], "_core.match": _L["state"],
+    "_core.shapes": _L["engine"], "_core.compiled": _L["engine"], "_core.engine": _L["engine"], "_core.explain": _L["engine"], "variants": _L["engine"],
+    "_core.turns": _L["turns"],
     "_ckernel": _L["kernel"], "kernel": _L["kernel"],
-    "_view": _L["view"],
-    "_position": _L["formats"], "_record_format": _L["formats"], "_record_json": _L["formats"],
-    "_record_text": _L["formats"], "_record": _L["formats"], "_actions": _L["formats"], "_game": _L["formats"],
+    "_views.view": _L["view"],
+    "_formats.position": _L["formats"], "_formats.record_format": _L["formats"], "_formats.record_json": _L["formats"],
+    "_formats.record_text": _L["formats"], "_formats.record": _L["formats"], "_formats.actions": _L["formats"], "_formats.game": _L["formats"],
     "crapette": _L["formats"],
     "protocol": _L["protocol"], "gamekit": _L["protocol"],
-    "_greedy": _L["evaluation"], "evaluation": _L["evaluation"], "value": _L["evaluation"],
+    "_play.greedy": _L["evaluation"], "evaluation": _L["evaluation"], "value": _L["evaluation"],
     "bots._base": _L["play"], "bots.simple": _L["play"], "bots.montecarlo": _L["play"], "bots.planner": _L["play"],
-    "bots.treesearch": _L["play"], "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"],
+    "bots.treesearch": _L["play"], "bots": _L["play"], "_play.progress": _L["play"], "_play.report": _L["play"], "simulation": _L["play"],
     "gamecheck": _L["play"], "analysis": _L["play"], "selfplay": _L["play"], "training": _L["play"],
-    "_seen": _L["text, svg"], "wording": _L["text, svg"], "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
+    "_frontends.seen": _L["frontends"], "wording": _L["frontends"], "text": _L["frontends"], "_frontends.svg_draw": _L["frontends"], "_frontends.replay_page": _L["frontends"], "svg": _L["frontends"],
     "episode": _L["adapters"], "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
     "openspiel": _L["adapters"],
     "cli._common": _L["cli"], "cli._files": _L["cli"], "cli._args": _L["cli"], "cli._play": _L["cli"],
     "cli._commands": _L["cli"], "cli": _L["cli"], "__main__": _L["cli"], "frontend": _L["cli"],
     "testing": _L["testing"], "strategies": _L["testing"], "_hypothesis_hook": _L["testing"],
+    "_core": _L["cards"], "_views": _L["view"], "_formats": _L["formats"], "_play": _L["evaluation"],
+    "_frontends": _L["frontends"],
 }  # fmt: skip
 
 
@@ -368,7 +382,7 @@ def test_no_module_imports_at_run_time_from_a_later_layer() -> None:
 
 def test_the_layer_check_finds_an_import_from_a_later_layer() -> None:
     graph = {"crapette._core.engine": {"crapette._core.state", "crapette.bots"}, "crapette._core.state": set(), "crapette.bots": set()}
-    assert _upward(graph, LAYERS) == ["_engine (engine) imports bots (play)"]
+    assert _upward(graph, LAYERS) == ["_core.engine (engine) imports bots (play)"]
 
 
 def _architecture_table() -> dict[str, int]:
@@ -379,7 +393,7 @@ def _architecture_table() -> dict[str, int]:
     table: dict[str, int] = {}
     layer = -1
     for line in rows.splitlines():
-        head, module = line[3:17].strip(), line[17:36].strip()
+        head, module = line[3:17].strip(), line[17:43].strip()
         starts = re.match(r"(\d+) ", head)
         if starts:
             layer = int(starts.group(1))
@@ -391,7 +405,7 @@ def _architecture_table() -> dict[str, int]:
 def test_the_architecture_page_names_every_module_in_its_layer() -> None:
     table = _architecture_table()
     assert len(table) > 40  # the parse found the table
-    missing = sorted(_short(module) for module in MODULES if _short(module) not in table)
+    missing = sorted(_short(m) for m in MODULES if _short(m) not in table and not (_short(m) in PACKAGES and _short(m).startswith("_")))
     assert missing == [], f"docs/architecture.rst's layer table leaves out {missing}"
     misplaced = sorted(
         f"{name}: {LAYER_NAMES[table[name]]} on the page, {LAYER_NAMES[LAYERS[name]]} here"
@@ -399,7 +413,7 @@ def test_the_architecture_page_names_every_module_in_its_layer() -> None:
         if name in LAYERS and table[name] != LAYERS[name]
     )
     assert misplaced == []
-    assert set(table) <= set(LAYERS), f"the page names modules the package does not have: {set(table) - set(LAYERS)}"
+    assert set(table) <= set(LAYERS) - {p for p in PACKAGES if p.startswith("_")}, f"the page names modules the package does not have: {set(table) - set(LAYERS)}"
 
 
 def test_the_architecture_page_names_each_layer_as_the_test_does() -> None:
@@ -468,8 +482,9 @@ def test_the_underscore_check_finds_an_underscore_name(tmp_path: Path) -> None:
 #: The imports of the package made inside a function, each with why: the one place the layers are
 #: reached from below, or a module that is slow or optional to import. Any other is at module level.
 FUNCTION_IMPORTS = {
-    ("_state", "crapette._formats.position"): "str(state) is the position string, written by the formats layer",
-    ("_state", "crapette.svg"): "a state's picture in Jupyter (_repr_svg_)",
+    ("_core.state", "crapette._formats.position"): "str(state) is the position string, written by the formats layer",
+    ("_core.state", "crapette.svg"): "a state's picture in Jupyter (_repr_svg_)",
+    ("_core.engine", "crapette._core.explain"): "why a move is illegal, in words: apply_move's slow path, paid only by an illegal move",
     ("_hypothesis_hook", "crapette.strategies"): "Hypothesis' entry point loads the strategies when Hypothesis starts",
     ("cli._args", "crapette"): "the version, read when the parser is made",
     ("kernel", "crapette"): "the compiled kernel, loaded unless CRAPETTE_PURE says not to",
@@ -484,3 +499,27 @@ def test_imports_inside_functions_are_the_few_allowed() -> None:
         if inside
     }
     assert found <= set(FUNCTION_IMPORTS), f"imports inside functions: {sorted(found - set(FUNCTION_IMPORTS))}"
+
+
+def test_each_package_holds_the_modules_of_its_layers() -> None:
+    """The layers as folders: a module inside a package belongs to one of the package's layers."""
+    strays = sorted(
+        f"{_short(module)} ({LAYER_NAMES[LAYERS[_short(module)]]}) in {package}/"
+        for module in MODULES
+        if "." in _short(module)
+        and (package := _short(module).split(".", 1)[0]) in PACKAGES
+        and LAYERS[_short(module)] not in PACKAGES[package]
+    )
+    assert strays == []
+    assert {_short(m).split(".", 1)[0] for m in MODULES if "." in _short(m)} <= set(PACKAGES)
+    # Every private module lives in a package: no module of the package's top level begins with an underscore
+    # but the compiled kernel and Hypothesis' entry point (named in pyproject.toml).
+    flat = sorted(_short(m) for m in MODULES if _short(m).startswith("_") and "." not in _short(m) and _short(m) not in PACKAGES)
+    assert flat == ["__main__", "_hypothesis_hook"]
+
+
+def test_the_architecture_page_lists_each_package_with_its_layers() -> None:
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    for package, layers in PACKAGES.items():
+        names = ", ".join(LAYER_NAMES[n] for n in sorted(layers))
+        assert re.search(rf"^   {re.escape(package)}/ +{re.escape(names)}\b", text, flags=re.MULTILINE), (package, names)
