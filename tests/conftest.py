@@ -12,9 +12,10 @@ import io
 import os
 import random
 import sys
+import types
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Union
+from typing import Any, Union
 
 import attrs
 from hypothesis import HealthCheck, settings
@@ -26,7 +27,9 @@ from crapette import (
     Draw,
     EndTurn,
     GameState,
+    IllegalMoveError,
     Move,
+    ParseError,
     Pass,
     RuleSet,
     apply_move,
@@ -295,3 +298,180 @@ def run_game(main: Callable[..., int], argv: list[str], inputs: Iterable[str]) -
 
     assert main(argv, ask=ask, out=out) == 0
     return out.getvalue()
+
+
+# A small game of the protocol: Capture ----------------------------------------------------------
+
+# Two players with four hidden cards each put a card on a centre pile in turn,
+# and a card higher than the top of the pile captures it. The tests of
+# crapette.protocol, crapette.gamecheck and crapette.frontend play it; their
+# broken or changed variants derive from ``Capture``.
+
+#: Capture's eight cards: Ace to Four of clubs and of hearts.
+CAPTURE_DECK = tuple(Card(rank, suit, 0) for suit in "CH" for rank in range(1, 5))
+
+
+@attrs.frozen(repr=False)
+class Put:
+    card: Card
+
+    def __str__(self) -> str:
+        return str(self.card)[:-1]
+
+    def __repr__(self) -> str:
+        return f"Put({str(self)!r})"
+
+
+@attrs.frozen
+class Result:
+    winner: int | None
+    scores: tuple[int, int]
+    reason: str = "captures"
+
+
+@attrs.frozen
+class State:
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    centre: tuple[Card, ...]
+    captured: tuple[tuple[Card, ...], tuple[Card, ...]]
+    current_player: int
+
+    @property
+    def is_over(self) -> bool:
+        return not self.hands[0] and not self.hands[1]
+
+    @property
+    def outcome(self) -> Result | None:
+        if not self.is_over:
+            return None
+        a, b = len(self.captured[0]), len(self.captured[1])
+        return Result(None if a == b else (0 if a > b else 1), (a, b))
+
+
+@attrs.frozen
+class View:
+    player: int
+    hand: tuple[Card, ...]
+    other_size: int
+    centre: tuple[Card, ...]
+    captured: tuple[tuple[Card, ...], tuple[Card, ...]]
+    current_player: int
+
+
+class Capture:
+    """The game, as an object; the broken variants below override one member each."""
+
+    name = "capture"
+    num_players = 2
+    deck = CAPTURE_DECK
+
+    def new_game(self, seed: int) -> State:
+        if not isinstance(seed, int) or not 0 <= seed < 2**64:
+            raise ValueError(f"bad seed {seed!r}")
+        cards = list(CAPTURE_DECK)
+        random.Random(seed).shuffle(cards)
+        return State((tuple(cards[:4]), tuple(cards[4:])), (), ((), ()), 0)
+
+    def legal_moves(self, state: State) -> tuple[Put, ...]:
+        return tuple(Put(c) for c in state.hands[state.current_player])
+
+    def apply_move(self, state: State, move: Put) -> State:
+        if move not in self.legal_moves(state):
+            raise IllegalMoveError(f"illegal move {move}")
+        p = state.current_player
+        hands = list(state.hands)
+        hands[p] = tuple(c for c in hands[p] if c != move.card)
+        captured = list(state.captured)
+        centre = state.centre
+        if centre and move.card.rank > centre[-1].rank:
+            captured[p] = captured[p] + (centre[-1], move.card)
+            centre = centre[:-1]
+        else:
+            centre = centre + (move.card,)
+        return State((hands[0], hands[1]), centre, (captured[0], captured[1]), 1 - p)
+
+    def returns(self, state: State) -> tuple[float, float]:
+        outcome = state.outcome
+        if outcome is None:
+            raise ValueError("not over")
+        if outcome.winner is None:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if outcome.winner == 0 else (-1.0, 1.0)
+
+    def view(self, state: State, player: int) -> View:
+        return View(player, state.hands[player], len(state.hands[1 - player]), state.centre, state.captured,
+                    state.current_player)
+
+    def determinize(self, view: View, rng: random.Random) -> State:
+        seen = set(view.hand) | set(view.centre) | set(view.captured[0]) | set(view.captured[1])
+        unseen = [c for c in CAPTURE_DECK if c not in seen]
+        rng.shuffle(unseen)
+        hands = [view.hand, view.hand]
+        hands[1 - view.player] = tuple(unseen[: view.other_size])
+        return State((hands[0], hands[1]), view.centre, view.captured, view.current_player)
+
+    def parse_move(self, text: str) -> Put:
+        try:
+            return Put(parse_card(text.strip() + "0"))
+        except ParseError:
+            raise ParseError(f"not a move: {text!r}") from None
+
+    def cards(self, state: State) -> Iterable[Card]:
+        return state.hands[0] + state.hands[1] + state.centre + state.captured[0] + state.captured[1]
+
+
+CAPTURE = Capture()
+
+
+def as_module(game: Any, name: str) -> types.ModuleType:
+    """``game``'s members at the top level of a module registered as ``name``."""
+    module = types.ModuleType(name)
+    for member in ("name", "num_players", "deck", "new_game", "legal_moves", "apply_move", "returns", "view",
+                   "determinize", "parse_move", "cards"):
+        setattr(module, member, getattr(game, member))
+    sys.modules[name] = module
+    return module
+
+
+capture_module = as_module(CAPTURE, "capture_game_for_tests")
+
+
+class NeverEnds(Capture):
+    """Deals the cards out again instead of ending."""
+
+    def apply_move(self, state: State, move: Put) -> State:
+        after = super().apply_move(state, move)
+        if not after.is_over:
+            return after
+        cards = sorted(self.cards(after), key=CAPTURE_DECK.index)
+        return State((tuple(cards[:4]), tuple(cards[4:])), (), ((), ()), after.current_player)
+
+
+
+class Solo(Capture):
+    """Capture for one player, who holds all eight cards and wins with four captured."""
+
+    name = "solo"
+    num_players = 1
+
+    def new_game(self, seed: int) -> State:
+        state = super().new_game(seed)
+        return State((state.hands[0] + state.hands[1], ()), (), ((), ()), 0)
+
+    def apply_move(self, state: State, move: Put) -> State:
+        after = super().apply_move(state, move)
+        return attrs.evolve(after, current_player=0)
+
+    def returns(self, state: State) -> tuple[float]:  # type: ignore[override]
+        if state.outcome is None:
+            raise ValueError("not over")
+        return (len(state.captured[0]) / 8,)
+
+    def view(self, state: State, player: int) -> View:
+        if player != 0:
+            raise ValueError("one player")
+        return super().view(state, 0)
+
+    def determinize(self, view: View, rng: random.Random) -> State:
+        return State((view.hand, ()), view.centre, view.captured, 0)
+

@@ -1,161 +1,29 @@
 """The game protocol: Crapette implements it at no cost, and the generic tools play any game of it.
 
-The tools are checked on Crapette and on a small game written here, ``Capture``:
-two players with four hidden cards each put a card on a centre pile in turn,
-and a card higher than the top of the pile captures it. The broken variants of
-``Capture`` each break one promise of the protocol, and ``check_game`` must
-name it.
+The tools are checked on Crapette and on a small game of the protocol,
+``Capture`` (in conftest.py): two players with four hidden cards each put a
+card on a centre pile in turn, and a card higher than the top of the pile
+captures it. crapette.gamecheck's own tests are in test_gamecheck.py.
 """
 
 from __future__ import annotations
 
 import pickle
 import random
-import sys
 import types
-from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import attrs
 import pytest
+from conftest import CAPTURE, CAPTURE_DECK, Capture, NeverEnds, Put, Solo, State, View, capture_module
 
 import crapette
-from crapette import Card, IllegalMoveError, ParseError, RuleSet, parse_card
+from crapette import IllegalMoveError, RuleSet
 from crapette.bots import GreedyBot, RandomBot, SearchBot, make_bot
 from crapette.protocol import CardGame, CardOutcome, CardState, Crapette, check_card_game, game_name
 from crapette.simulation import play_game, simulate
-from crapette.testing import CheckSummary, InvariantViolation, check_game
-
-# A small game of the protocol ----------------------------------------------------------------
-
-DECK = tuple(Card(rank, suit, 0) for suit in "CH" for rank in range(1, 5))
-
-
-@attrs.frozen(repr=False)
-class Put:
-    card: Card
-
-    def __str__(self) -> str:
-        return str(self.card)[:-1]
-
-    def __repr__(self) -> str:
-        return f"Put({str(self)!r})"
-
-
-@attrs.frozen
-class Result:
-    winner: int | None
-    scores: tuple[int, int]
-    reason: str = "captures"
-
-
-@attrs.frozen
-class State:
-    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
-    centre: tuple[Card, ...]
-    captured: tuple[tuple[Card, ...], tuple[Card, ...]]
-    current_player: int
-
-    @property
-    def is_over(self) -> bool:
-        return not self.hands[0] and not self.hands[1]
-
-    @property
-    def outcome(self) -> Result | None:
-        if not self.is_over:
-            return None
-        a, b = len(self.captured[0]), len(self.captured[1])
-        return Result(None if a == b else (0 if a > b else 1), (a, b))
-
-
-@attrs.frozen
-class View:
-    player: int
-    hand: tuple[Card, ...]
-    other_size: int
-    centre: tuple[Card, ...]
-    captured: tuple[tuple[Card, ...], tuple[Card, ...]]
-    current_player: int
-
-
-class Capture:
-    """The game, as an object; the broken variants below override one member each."""
-
-    name = "capture"
-    num_players = 2
-    deck = DECK
-
-    def new_game(self, seed: int) -> State:
-        if not isinstance(seed, int) or not 0 <= seed < 2**64:
-            raise ValueError(f"bad seed {seed!r}")
-        cards = list(DECK)
-        random.Random(seed).shuffle(cards)
-        return State((tuple(cards[:4]), tuple(cards[4:])), (), ((), ()), 0)
-
-    def legal_moves(self, state: State) -> tuple[Put, ...]:
-        return tuple(Put(c) for c in state.hands[state.current_player])
-
-    def apply_move(self, state: State, move: Put) -> State:
-        if move not in self.legal_moves(state):
-            raise IllegalMoveError(f"illegal move {move}")
-        p = state.current_player
-        hands = list(state.hands)
-        hands[p] = tuple(c for c in hands[p] if c != move.card)
-        captured = list(state.captured)
-        centre = state.centre
-        if centre and move.card.rank > centre[-1].rank:
-            captured[p] = captured[p] + (centre[-1], move.card)
-            centre = centre[:-1]
-        else:
-            centre = centre + (move.card,)
-        return State((hands[0], hands[1]), centre, (captured[0], captured[1]), 1 - p)
-
-    def returns(self, state: State) -> tuple[float, float]:
-        outcome = state.outcome
-        if outcome is None:
-            raise ValueError("not over")
-        if outcome.winner is None:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if outcome.winner == 0 else (-1.0, 1.0)
-
-    def view(self, state: State, player: int) -> View:
-        return View(player, state.hands[player], len(state.hands[1 - player]), state.centre, state.captured,
-                    state.current_player)
-
-    def determinize(self, view: View, rng: random.Random) -> State:
-        seen = set(view.hand) | set(view.centre) | set(view.captured[0]) | set(view.captured[1])
-        unseen = [c for c in DECK if c not in seen]
-        rng.shuffle(unseen)
-        hands = [view.hand, view.hand]
-        hands[1 - view.player] = tuple(unseen[: view.other_size])
-        return State((hands[0], hands[1]), view.centre, view.captured, view.current_player)
-
-    def parse_move(self, text: str) -> Put:
-        try:
-            return Put(parse_card(text.strip() + "0"))
-        except ParseError:
-            raise ParseError(f"not a move: {text!r}") from None
-
-    def cards(self, state: State) -> Iterable[Card]:
-        return state.hands[0] + state.hands[1] + state.centre + state.captured[0] + state.captured[1]
-
-
-CAPTURE = Capture()
-
-
-def _as_module(game: Any, name: str) -> types.ModuleType:
-    """``game``'s members at the top level of a module registered as ``name``."""
-    module = types.ModuleType(name)
-    for member in ("name", "num_players", "deck", "new_game", "legal_moves", "apply_move", "returns", "view",
-                   "determinize", "parse_move", "cards"):
-        setattr(module, member, getattr(game, member))
-    sys.modules[name] = module
-    return module
-
-
-capture_module = _as_module(CAPTURE, "capture_game_for_tests")
-
+from crapette.testing import check_game
 
 # Crapette implements the protocol at no cost -----------------------------------------------------
 
@@ -221,172 +89,6 @@ def test_check_card_game_names_every_missing_member() -> None:
     with pytest.raises(TypeError, match="num_players must be an int from 1 up"):
         check_card_game(broken)
     assert game_name(capture_module) == "capture"
-
-
-# check_game passes on sound games --------------------------------------------------------------
-
-
-@pytest.mark.parametrize("preset", ["casual", "classic"])
-def test_check_game_passes_on_crapette(preset: str) -> None:
-    summary = check_game(Crapette(preset), games=2, max_moves=60, seed=5)
-    assert summary == CheckSummary(games=2, moves=120, finished=0)
-    assert summary.capped == 2
-
-
-def test_check_game_sees_crapette_games_end_under_a_move_limit() -> None:
-    summary = check_game(Crapette("casual(move_limit=30)"), games=2, max_moves=100)
-    assert (summary.finished, summary.capped, summary.moves) == (2, 0, 60)
-
-
-def test_check_game_passes_on_a_game_written_as_an_object_or_a_module() -> None:
-    for game in (CAPTURE, capture_module):
-        summary = check_game(game, games=12, seed=3)
-        assert (summary.games, summary.finished, summary.capped, summary.moves) == (12, 12, 0, 96)
-
-
-def test_check_game_is_deterministic_and_checks_nothing_for_no_games() -> None:
-    assert check_game(CAPTURE, games=3, seed=9) == check_game(CAPTURE, games=3, seed=9)
-    assert check_game(CAPTURE, games=0) == CheckSummary(games=0, moves=0, finished=0)
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "error", "message"),
-    [
-        ({"game": object()}, TypeError, "is not a card game"),
-        ({"games": -1}, ValueError, "games must be at least 0"),
-        ({"max_moves": 1.5}, TypeError, "max_moves must be an int"),
-        ({"illegal_samples": -2}, ValueError, "illegal_samples"),
-        ({"seed": -1}, ValueError, "seed"),
-        ({"seed": 2**64 - 1, "games": 2}, ValueError, "seed"),
-    ],
-)
-def test_check_game_refuses_bad_arguments(kwargs: dict[str, Any], error: type, message: str) -> None:
-    arguments: dict[str, Any] = {"game": CAPTURE}
-    arguments.update(kwargs)
-    with pytest.raises(error, match=message):
-        check_game(**arguments)
-
-
-# check_game catches broken games ------------------------------------------------------------------
-
-
-class MutatesItsInput(Capture):
-    def apply_move(self, state: State, move: Put) -> State:
-        after = super().apply_move(state, move)
-        object.__setattr__(state, "centre", state.centre + (move.card,))
-        return after
-
-
-class AcceptsAnything(Capture):
-    def apply_move(self, state: State, move: Put) -> State:
-        if move.card not in state.hands[state.current_player]:
-            return state
-        return super().apply_move(state, move)
-
-
-class RefusesWithTheWrongError(Capture):
-    def apply_move(self, state: State, move: Put) -> State:
-        if move not in self.legal_moves(state):
-            raise KeyError(str(move))
-        return super().apply_move(state, move)
-
-
-class LosesACard(Capture):
-    def apply_move(self, state: State, move: Put) -> State:
-        after = super().apply_move(state, move)
-        return attrs.evolve(after, centre=after.centre[1:]) if len(after.centre) > 2 else after
-
-
-class ViewKeepsTheWrongHand(Capture):
-    def determinize(self, view: View, rng: random.Random) -> State:
-        world = super().determinize(view, rng)
-        hands = list(world.hands)
-        hands[view.player] = tuple(reversed(hands[view.player]))
-        return attrs.evolve(world, hands=(hands[0], hands[1]))
-
-
-class LegalMovesSeeHiddenCards(Capture):
-    def legal_moves(self, state: State) -> tuple[Put, ...]:
-        moves = super().legal_moves(state)
-        other = state.hands[1 - state.current_player]
-        return moves if not other or other[0].rank % 2 else moves[:1]
-
-
-class WritesMovesItCannotRead(Capture):
-    def parse_move(self, text: str) -> Put:
-        move = super().parse_move(text)
-        return Put(DECK[(DECK.index(move.card) + 1) % len(DECK)])
-
-
-class ReadsAnything(Capture):
-    def parse_move(self, text: str) -> Put:
-        try:
-            return super().parse_move(text)
-        except ParseError:
-            return Put(DECK[0])
-
-
-class NeverEnds(Capture):
-    """Deals the cards out again instead of ending."""
-
-    def apply_move(self, state: State, move: Put) -> State:
-        after = super().apply_move(state, move)
-        if not after.is_over:
-            return after
-        cards = sorted(self.cards(after), key=DECK.index)
-        return State((tuple(cards[:4]), tuple(cards[4:])), (), ((), ()), after.current_player)
-
-
-class ReturnsTooFew(Capture):
-    def returns(self, state: State) -> tuple[float, float]:
-        return super().returns(state)[:1]  # type: ignore[return-value]
-
-
-class DealsAtRandom(Capture):
-    def new_game(self, seed: int) -> State:
-        return super().new_game(random.randrange(1000) if seed >= 0 else seed)
-
-
-class UnhashableStates(Capture):
-    def new_game(self, seed: int) -> State:
-        state = super().new_game(seed)
-        return attrs.evolve(state, captured=([], ()))  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    ("game", "invariant"),
-    [
-        (MutatesItsInput(), "immutability"),
-        (AcceptsAnything(), "illegal-move-refused"),
-        (RefusesWithTheWrongError(), "illegal-move-refused"),
-        (LosesACard(), "card-count"),
-        (ViewKeepsTheWrongHand(), "view"),
-        (LegalMovesSeeHiddenCards(), "view"),
-        (WritesMovesItCannotRead(), "notation"),
-        (ReadsAnything(), "notation"),
-        (ReturnsTooFew(), "game-over"),
-        (DealsAtRandom(), "new-game"),
-        (UnhashableStates(), "value"),
-    ],
-    ids=lambda value: type(value).__name__ if not isinstance(value, str) else value,
-)
-def test_check_game_names_the_invariant_a_broken_game_breaks(game: Capture, invariant: str) -> None:
-    with pytest.raises(InvariantViolation) as caught:
-        check_game(game, games=20, seed=1)
-    error = caught.value
-    assert error.invariant == invariant
-    assert error.game == "capture" and error.seed is not None
-    assert f"capture.new_game({error.seed})" in str(error)
-    # The seed and the moves reproduce the state where it broke.
-    state = Capture().new_game(error.seed)
-    for move in error.moves:
-        state = Capture().apply_move(state, move)
-
-
-def test_check_game_reports_games_that_do_not_end_apart() -> None:
-    summary = check_game(NeverEnds(), games=3, max_moves=20)
-    assert summary == CheckSummary(games=3, moves=60, finished=0)
-    assert summary.capped == 3
 
 
 # The bots play any game ---------------------------------------------------------------------------
@@ -498,7 +200,8 @@ def test_simulate_refuses_bots_of_another_game_or_the_wrong_number() -> None:
 def test_simulate_names_a_bot_that_plays_an_illegal_move() -> None:
     class Cheat:
         def choose(self, state: State) -> Put:
-            return Put(DECK[-1]) if Put(DECK[-1]) not in CAPTURE.legal_moves(state) else Put(DECK[0])
+            last, first = Put(CAPTURE_DECK[-1]), Put(CAPTURE_DECK[0])
+            return last if last not in CAPTURE.legal_moves(state) else first
 
         def __repr__(self) -> str:
             return "Cheat()"
@@ -512,34 +215,6 @@ def test_play_game_plays_one_game_of_any_game_and_of_crapette_as_before() -> Non
     assert result.moves == 8 and result.seats == (0, 1) and not result.capped
     crapette_result = play_game(Crapette("classic"), (GreedyBot(), RandomBot()), deal=1)
     assert crapette_result == play_game("classic", (GreedyBot(), RandomBot()), deal=1)
-
-
-class Solo(Capture):
-    """Capture for one player, who holds all eight cards and wins with four captured."""
-
-    name = "solo"
-    num_players = 1
-
-    def new_game(self, seed: int) -> State:
-        state = super().new_game(seed)
-        return State((state.hands[0] + state.hands[1], ()), (), ((), ()), 0)
-
-    def apply_move(self, state: State, move: Put) -> State:
-        after = super().apply_move(state, move)
-        return attrs.evolve(after, current_player=0)
-
-    def returns(self, state: State) -> tuple[float]:  # type: ignore[override]
-        if state.outcome is None:
-            raise ValueError("not over")
-        return (len(state.captured[0]) / 8,)
-
-    def view(self, state: State, player: int) -> View:
-        if player != 0:
-            raise ValueError("one player")
-        return super().view(state, 0)
-
-    def determinize(self, view: View, rng: random.Random) -> State:
-        return State((view.hand, ()), view.centre, view.captured, 0)
 
 
 @attrs.frozen
@@ -589,12 +264,6 @@ def test_a_one_player_game_is_simulated_deal_after_deal_and_reported_as_won_or_u
     assert "seats" not in lines[0] and lines[-2].startswith(f"unwon {report.draws}; endings: over 5, capped 0")
     assert not any("first mover" in line for line in lines)
     assert check_game(solo, games=4).finished == 4
-
-
-def test_check_game_wants_one_score_per_player() -> None:
-    # Capture's outcome has two scores: a one-player game must not.
-    with pytest.raises(InvariantViolation, match="not None or one per player"):
-        check_game(Solo(), games=3)
 
 
 # One shape for a game: its metadata, and one path through the tools ---------------------------------
