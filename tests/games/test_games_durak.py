@@ -459,13 +459,3 @@ def test_simulate_shows_its_progress() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "2/2" in result.stderr
-
-
-@pytest.mark.parametrize("module", ["durak", "bank", "archeologitaire"])
-def test_legal_moves_of_what_is_not_a_state_is_a_type_error(module: str) -> None:
-    game = __import__(module)
-    for bad in (None, "state", 3):
-        with pytest.raises(TypeError, match=r"legal_moves\(\) expects a \w+State, got"):
-            game.legal_moves(bad)
-        with pytest.raises(TypeError, match=r"legal_moves\(\) expects a \w+State, got"):
-            game.apply_move(bad, game.legal_moves(game.new_game(1))[0])
