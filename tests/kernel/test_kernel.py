@@ -240,39 +240,6 @@ def test_self_play_gives_the_same_games_in_both_engines(policy: str) -> None:
     assert [game.states[0] for game in games] == [new_game("classic(revisits=false)", seed) for seed in (4, 5, 6)]
 
 
-# -- self-play ---------------------------------------------------------------------------
-
-
-def test_self_play_keeps_the_first_position_of_every_turn() -> None:
-    game = self_play("classic", 1, seed=9, max_moves=300)[0]
-    players = [state.current_player for state in game.states]
-    assert all(a != b for a, b in zip(players, players[1:]))
-    assert game.outcome is not None or game.moves == 300
-
-
-def test_self_play_with_endings_of_ones_own_plays_in_python() -> None:
-    games = self_play("classic(endings=no-progress:3)", 2, seed=1, policy="fast")
-    assert all(game.outcome is not None for game in games)
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "error"),
-    [
-        ({"games": -1}, ValueError),
-        ({"games": 1, "policy": "smart"}, ValueError),
-        ({"games": 1, "keep": "all"}, ValueError),
-        ({"games": 1, "epsilon": 1.5}, ValueError),
-        ({"games": 1, "epsilon": "0.1"}, ValueError),
-        ({"games": 2, "seed": 2**64 - 1}, ValueError),
-        ({"games": 1, "max_moves": -3}, ValueError),
-        ({"games": "2"}, TypeError),
-    ],
-)
-def test_self_play_refuses_bad_arguments(kwargs: dict[str, Any], error: type[Exception]) -> None:
-    with pytest.raises(error):
-        self_play("classic", **kwargs)
-
-
 # -- the kernel never reads past what it is given -----------------------------------------
 
 
