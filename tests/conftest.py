@@ -201,6 +201,19 @@ def forget(state: GameState) -> GameState:
                      state.drawn, state.passes, state.exhausted, state.played, state.counters)
 
 
+def with_piles(state: GameState, change: Callable[[list[tuple[Any, ...]]], None]) -> GameState:
+    """A copy of ``state`` whose piles ``change`` has edited, built without validation."""
+    piles = list(state.piles)
+    change(piles)
+    broken = object.__new__(GameState)
+    for field in attrs.fields(GameState):
+        object.__setattr__(broken, field.name, getattr(state, field.name))
+    object.__setattr__(broken, "piles", tuple(piles))
+    # The engine's list starts empty (legal moves, hash, pile indexes) but keeps the outcome.
+    object.__setattr__(broken, "_engine", [state.outcome, None, None, None, None, None])
+    return broken
+
+
 def permute_unseen(state: GameState, rng: random.Random) -> GameState:
     """The same game with the cards nobody has seen in another order, remembering what ``state`` does.
 

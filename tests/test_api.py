@@ -125,44 +125,6 @@ def test_the_stability_page_names_every_public_module_of_the_package() -> None:
     assert public - named == set(), f"docs/stability.rst leaves out {sorted(public - named)}"
 
 
-def test_every_exception_of_the_package_lives_in_crapette_errors() -> None:
-    # Each public exception is defined in crapette.errors and is the same
-    # object wherever it is documented; no other module defines a public one.
-    import ast
-    import importlib
-    from pathlib import Path
-
-    from crapette import errors
-
-    package = Path(crapette.__file__).parent
-    defined_elsewhere = []
-    for path in package.rglob("*.py"):
-        if path.name == "errors.py":
-            continue
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
-                bases = {getattr(b, "id", getattr(b, "attr", "")) for b in node.bases}
-                if any(b.endswith(("Error", "Exception", "Interrupt", "Violation")) for b in bases):
-                    defined_elsewhere.append(f"{path.relative_to(package)}: {node.name}")
-    # Private helpers that never reach a user: the simulation's failure in a
-    # worker and the command line's exit.
-    assert sorted(defined_elsewhere) == ["_play/report.py: Failure", "cli/_common.py: Fail"]
-    for module, names in {
-        "crapette": [n for n in errors.__all__ if hasattr(crapette, n)],
-        "crapette.simulation": ["SimulationError", "BotError", "IllegalBotMoveError", "SimulationInterrupted"],
-        "crapette.testing": ["InvariantViolation"],
-    }.items():
-        home = importlib.import_module(module)
-        for name in names:
-            assert getattr(home, name) is getattr(errors, name)
-            assert getattr(errors, name).__module__ == module
-    assert set(errors.__all__) == {
-        name for name in dir(errors) if isinstance(getattr(errors, name), type)
-        and issubclass(getattr(errors, name), BaseException) and not name.startswith("_")
-        and getattr(errors, name).__source_module__ == "crapette.errors"
-    }
-
-
 def test_every_public_module_has_its_test_file() -> None:
     # tests/ mirrors the package: crapette.X is tested in a tests/**/test_X.py (crapette.cli in tests/cli/).
     package = Path(crapette.__file__).parent

@@ -18,13 +18,6 @@ def test_draw_undo_draw_again_is_not_possible() -> None:
     assert [str(m) for m in game.history] == ["draw"]  # unchanged
 
 
-def test_undo_error_is_an_index_error_as_before() -> None:
-    game = Game("classic", seed=3)
-    with pytest.raises(IndexError, match="nothing to undo"):
-        game.undo()
-    assert issubclass(UndoError, IndexError)
-
-
 def test_undo_past_the_opponents_draw_is_impossible() -> None:
     game = Game("classic", seed=3)
     rng = random.Random(5)

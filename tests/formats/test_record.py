@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import pickle
 
 import attrs
 import pytest
@@ -415,19 +414,3 @@ def test_record_with_the_most_moves_fits_the_json_cap_and_reads_back() -> None:
     record = GameRecord("casual(move_limit=none)", seed=1, moves=moves)
     assert len(record.to_json()) <= MAX_RECORD_LENGTH
     assert GameRecord.from_json(record.to_json()) == record
-
-
-# Errors ------------------------------------------------------------------------------------------
-
-
-def test_a_record_error_survives_pickling() -> None:
-    record = GameRecord("casual", seed=1, moves=["T1-T0", "R1-F0"])
-    with pytest.raises(RecordError) as info:
-        record.replay()
-    back = pickle.loads(pickle.dumps(info.value))
-    assert (back.index, back.move, back.reason, str(back)) == (
-        info.value.index,
-        info.value.move,
-        info.value.reason,
-        str(info.value),
-    )
