@@ -518,6 +518,20 @@ class InvariantViolation(AssertionError):
                 lines.append(f"  last moves: {'... ' if len(self.moves) > 8 else ''}{shown}")
         super().__init__("\n".join(lines))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Rebuilt from what it carries (its message is made from that), so that it pickles like the others.
+        return (
+            _rebuild_violation,
+            (self.invariant, self.detail, self.position, self.move, self.seed, self.moves, self.game),
+        )
+
+
+def _rebuild_violation(
+    invariant: str, detail: str, position: str | None, move: Move | None, seed: int | None,
+    moves: tuple[Move, ...], game: str | None,
+) -> InvariantViolation:
+    return InvariantViolation(invariant, detail, position=position, move=move, seed=seed, moves=moves, game=game)
+
     def _in_game(self, seed: int, moves: Sequence[Move], game: str | None = None) -> InvariantViolation:
         return InvariantViolation(
             self.invariant,

@@ -174,10 +174,12 @@ def _made(report: SimulationReport) -> list[BaseException]:
         BotError("bot 1 failed", report=report, bot=1, player=0, game=0, deal=4, move=7),
         IllegalBotMoveError("bot 0 cheated", report=report, bot=0, player=1, game=0, deal=4, move=2),
         SimulationInterrupted("interrupted after 1 of 2 games", report=report),
+        InvariantViolation("view", "the views differ", move=move, seed=3, moves=[move], game="durak"),
+        InvariantViolation("card-count", "card 5H0 is missing", position="casual 0 0 - F:-"),
     ]
 
 
-def test_every_exception_but_the_invariant_violation_pickles_with_what_it_carries(report: SimulationReport) -> None:
+def test_every_exception_pickles_with_what_it_carries(report: SimulationReport) -> None:
     for error in _made(report):
         again = pickle.loads(pickle.dumps(error))
         assert type(again) is type(error) and str(again) == str(error)
