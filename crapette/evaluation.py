@@ -74,8 +74,12 @@ class Evaluator(Protocol):
     """How good a state is for a player: ``evaluate(state, player, rng)``, higher better.
 
     ``rng`` is the search's :class:`random.Random`, for an evaluator that
-    draws (a rollout); one that does not ignores it. An evaluator should be a
-    value (equal, hashable and picklable), so that a bot holding it is one.
+    draws (a rollout); one that does not ignores it, and the built-in ones that
+    draw nothing let it be left out. Each evaluator has a scale of its own
+    (:class:`CardCount` counts cards, :class:`FittedValue` is a score with no
+    unit, :class:`~crapette.value.LearnedValue` a chance to win): a search only
+    compares the values one evaluator gives. An evaluator should be a value
+    (equal, hashable and picklable), so that a bot holding it is one.
 
     >>> isinstance(CardCount(), Evaluator), isinstance(object(), Evaluator)
     (True, False)

@@ -203,11 +203,12 @@ shuffle: Callable[[random.Random, list[Any]], bool | None] = _none
 _self_play: Callable[..., list[tuple[tuple[GameState, ...], Outcome | None, int]] | None] = _none
 #: The counts of :func:`crapette.value.encode`, or None.
 encode: Callable[[GameState, int], tuple[int, ...] | None] = _none
-#: ``(code, raw)`` of a value network (a handle from :func:`value_net`) for ``state`` and ``player``:
-#: code 0 with the network's raw output, or 1 won, 2 lost, 3 drawn; or None.
-value: Callable[[GameState, int, Any], tuple[int, int] | None] = _none
+#: ``(code, mine, theirs)`` of a value network (a handle from :func:`value_net`) for ``state`` and
+#: ``player``: code 0 with the network's raw outputs from ``player``'s side and from the opponent's,
+#: or 1 won, 2 lost, 3 drawn (and zeros); or None.
+value: Callable[[GameState, int, Any], tuple[int, int, int] | None] = _none
 #: The same after the greedy play-on of :func:`playout`, or None.
-value_playout: Callable[[GameState, int, Any], tuple[int, int] | None] = _none
+value_playout: Callable[[GameState, int, Any], tuple[int, int, int] | None] = _none
 
 
 def set_enabled(on: bool) -> None:

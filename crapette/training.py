@@ -73,12 +73,15 @@ POLICIES = ("greedy", "value", "rollouts")
 @attrs.frozen(eq=False)
 class Samples:
     """Positions and their labels: ``features`` (one row of :func:`~crapette.value.encode` counts
-    each), ``labels`` (1 won, 0 lost, 0.5 drawn, for the side the row is judged for) and ``deals``
-    (the seed of the game each came from, which keeps a game's positions on one side of a split)."""
+    each), ``labels`` (1 won, 0 lost, 0.5 drawn, for the side the row is judged for), ``deals``
+    (the seed of the game each came from, which keeps a game's positions on one side of a split)
+    and ``made``, the commands that generated them (the command line records its own; :meth:`save`
+    and :meth:`load` keep them, and ``fit`` puts them before its own in the network's ``made``)."""
 
     features: np.ndarray
     labels: np.ndarray
     deals: np.ndarray
+    made: tuple[str, ...] = ()
 
     def __len__(self) -> int:
         return int(self.labels.shape[0])
@@ -92,6 +95,7 @@ class Samples:
             np.concatenate([p.features for p in parts]),
             np.concatenate([p.labels for p in parts]),
             np.concatenate([p.deals for p in parts]),
+            tuple(dict.fromkeys(command for p in parts for command in p.made)),
         )
 
     def save(self, path: str) -> None:
@@ -100,7 +104,9 @@ class Samples:
         :raises OSError: if the file cannot be written.
         """
         with open(path, "wb") as out:  # a name given to NumPy would get ".npz" added
-            np.savez_compressed(out, features=self.features, labels=self.labels, deals=self.deals)
+            np.savez_compressed(
+                out, features=self.features, labels=self.labels, deals=self.deals, made=np.array(self.made, dtype=str)
+            )
 
     @classmethod
     def load(cls, path: str) -> Samples:
@@ -112,13 +118,16 @@ class Samples:
         try:
             with np.load(path, allow_pickle=False) as data:
                 features, labels, deals = data["features"], data["labels"], data["deals"]
+                made = data["made"] if "made" in data.files else np.array([], dtype=str)
         except (ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"{path} holds no samples: {brief(exc)}") from None
         if features.ndim != 2 or features.shape[1] != len(FEATURES):
             raise ValueError(f"{path} holds samples of {features.shape[-1]} features, not {len(FEATURES)}")
         if labels.shape != (len(features),) or deals.shape != (len(features),):
             raise ValueError(f"{path} holds {len(features)} samples but other numbers of labels or deals")
-        return cls(features, labels, deals)
+        if made.ndim != 1 or made.dtype.kind != "U":
+            raise ValueError(f"{path} holds samples whose commands are not a list of texts")
+        return cls(features, labels, deals, tuple(str(command) for command in made))
 
 
 def _exit(before: GameState, after: GameState) -> bool:
@@ -394,9 +403,10 @@ def fit(
     layer before the weights are rounded to integers. Returns the network and
     ``{"train": ..., "held_out": ..., "held_out_rounded": ..., "base": ...}``:
     the log losses of the float network, of the integer one, and of the
-    labels' mean alone (NaN where nothing is held out), and ``"samples"``, the
-    number of samples trained on. ``progress(epoch, train, held_out)`` is
-    called after each epoch.
+    labels' mean alone (NaN where nothing is held out), ``"samples"``, the
+    number of samples trained on, and ``"epoch"``, the epoch whose weights are
+    returned: the one with the least held-out loss (the last where nothing is
+    held out). ``progress(epoch, train, held_out)`` is called after each epoch.
 
     :raises ValueError: if no sample is left to train on, a count is out of
         range, ``rate`` is not positive, ``l2`` negative, or ``holdout`` not
@@ -435,6 +445,10 @@ def fit(
     v = [np.zeros_like(p) for p in params]
     step = 0
     beta1, beta2 = 0.9, 0.999
+    # The weights of the epoch with the least held-out loss are the ones returned (the last epoch's where
+    # nothing is held out).
+    best: list[np.ndarray] | None = None
+    best_loss, best_epoch = float("inf"), epochs
     for epoch in range(epochs):
         order = rng.permutation(train)
         for i in range(0, len(order), batch):
@@ -455,8 +469,13 @@ def fit(
                 mhat = m[j] / (1 - beta1**step)
                 vhat = v[j] / (1 - beta2**step)
                 params[j] = (params[j] - rate * mhat / (np.sqrt(vhat) + 1e-8)).astype(np.float32)
+        held_loss = _loss(x[held], y_all[held], params, clip) if len(held) else float("nan")
         if progress is not None:
-            progress(epoch + 1, _loss(x[train], y_all[train], params, clip), _loss(x[held], y_all[held], params, clip))
+            progress(epoch + 1, _loss(x[train], y_all[train], params, clip), held_loss)
+        if len(held) and held_loss < best_loss:
+            best, best_loss, best_epoch = [q.copy() for q in params], held_loss, epoch + 1
+    if best is not None:
+        params = best
     w1, b1, w2, b2a = params
     one = 1 << SCALE_BITS
     folded = w1 / scale[:, None]
@@ -476,6 +495,7 @@ def fit(
         else float("nan"),
         "base": _bce(base_z, y_all[held]) if len(held) else float("nan"),
         "samples": float(len(train)),
+        "epoch": float(best_epoch),
     }
     return net, report
 
@@ -542,7 +562,9 @@ def _parser() -> argparse.ArgumentParser:
     fitter = commands.add_parser(
         "fit", help="fit a network to saved samples",
         description="Fit a network to samples written by generate (a tenth of the deals held out), write it "
-        "as JSON with this command in its made field, and print its log losses.",
+        "as JSON with the commands that made it (those that generated the samples, then this one) in its "
+        "made field, and print its log losses. The weights written are those of the epoch with the least "
+        "held-out loss.",
     )
     fitter.add_argument("data", nargs="+", help="sample files written by generate")
     fitter.add_argument("--hidden", type=int, default=32, help="hidden units (default: %(default)s)")
@@ -600,6 +622,7 @@ def _run(args: argparse.Namespace, command: str) -> None:
             if pool is not None:
                 pool.shutdown()
         print(file=sys.stderr)
+        samples = attrs.evolve(samples, made=(command,))
         samples.save(args.out)
         print(f"{len(samples)} samples from {args.games} games -> {args.out}")
     elif args.command == "fit":
@@ -609,7 +632,7 @@ def _run(args: argparse.Namespace, command: str) -> None:
             print(f"epoch {epoch}: train {train:.4f}, held out {held:.4f}", file=sys.stderr, flush=True)
 
         net, report = fit(samples, hidden=args.hidden, epochs=args.epochs, rate=args.rate, seed=args.seed,
-                          name=args.name, made=command, progress=epoch_said)
+                          name=args.name, made=" && ".join((*samples.made, command)), progress=epoch_said)
         with open(args.out, "w", encoding="utf-8") as out:
             out.write(net.to_json() + "\n")
         print(" ".join(f"{k} {v:.4f}" for k, v in report.items()))

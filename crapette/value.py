@@ -386,12 +386,14 @@ def _net_of(rules: RuleSet) -> ValueNet:
 
 
 _JUDGED = (None, 1.0, 0.0, 0.5)
+_ONE = 1 << (2 * SCALE_BITS)  # the network's raw output for a log-odds of 1
 
 
-def _chance(found: tuple[int, int], net: ValueNet) -> float:
-    """The chance of a win from the kernel's ``(code, raw)`` (see :data:`crapette.kernel.value`)."""
-    code, raw = found
-    return _sigmoid(raw / (1 << (2 * SCALE_BITS))) if code == 0 else _JUDGED[code]  # type: ignore[return-value]
+def _chance(found: tuple[int, int, int]) -> float:
+    """The chance of a win from the kernel's ``(code, mine, theirs)`` (see :data:`crapette.kernel.value`):
+    the logistic of half the difference of the two sides' log-odds."""
+    code, mine, theirs = found
+    return _sigmoid((mine - theirs) / (2 * _ONE)) if code == 0 else _JUDGED[code]  # type: ignore[return-value]
 
 
 def _sigmoid(x: float) -> float:
@@ -406,27 +408,33 @@ class LearnedValue:
     """The chance that ``player`` wins from ``state``, by a :class:`ValueNet`: an evaluator.
 
     ``net`` is the network (by default the shipped one for the state's rules,
-    :func:`net_for`). A finished game is worth 1 (won), 0 (lost) or 0.5. The
-    prior of a move is the greedy heuristic's score, which breaks ties.
+    :func:`net_for`). The network reads the position from each player's side
+    (:func:`encode`); the chance is the logistic of half the difference of the
+    two log-odds, so the two players' chances of a position add up to 1. A
+    finished game is worth 1 (won), 0 (lost) or 0.5. The prior of a move is the
+    greedy heuristic's score, which breaks ties.
 
     >>> from crapette import new_game
-    >>> round(LearnedValue().evaluate(new_game("classic", seed=7), 0), 3) == round(
-    ...     LearnedValue(net_for("classic")).evaluate(new_game("classic", seed=7), 0), 3)
+    >>> state = new_game("classic", seed=7)
+    >>> round(LearnedValue().evaluate(state, 0), 3) == round(LearnedValue(net_for("classic")).evaluate(state, 0), 3)
     True
+    >>> round(LearnedValue().evaluate(state, 0) + LearnedValue().evaluate(state, 1), 12)
+    1.0
     """
 
     net: ValueNet | None = None
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
-        """The chance that ``player`` wins."""
+        """The chance that ``player`` wins (``rng`` is not used: the value is exact)."""
         net = self.net or net_for(state.rules)
-        found = kernel.value(state, player, net.handle) if net.handle is not None else None
-        if found is not None:
-            return _chance(found, net)
+        if net.handle is not None:
+            found = kernel.value(state, player, net.handle)
+            if found is not None:
+                return _chance(found)
         outcome = state.outcome
         if outcome is not None:
             return 0.5 if outcome.winner is None else float(outcome.winner == player)
-        return _sigmoid(net.logit(python_encode(state, player)))
+        return _sigmoid(self.logit(state, player))
 
     def compiled_playout(self, state: GameState, player: int) -> float | None:
         """The chance that ``player`` wins where the greedy play-on of :class:`~crapette.evaluation.Playout`
@@ -435,12 +443,13 @@ class LearnedValue:
         if net.handle is None:
             return None
         found = kernel.value_playout(state, player, net.handle)
-        return None if found is None else _chance(found, net)
+        return None if found is None else _chance(found)
 
     def logit(self, state: GameState, player: int) -> float:
-        """The network's log-odds that ``player`` wins (the game must go on)."""
+        """The log-odds that ``player`` wins (the game must go on): half the difference of the
+        network's log-odds from ``player``'s side and from the opponent's."""
         net = self.net or net_for(state.rules)
-        return net.logit(encode(state, player))
+        return (net.raw(python_encode(state, player)) - net.raw(python_encode(state, 1 - player))) / (2 * _ONE)
 
     def prior(self, state: GameState, moves: Sequence[Move]) -> list[int]:
         """The greedy heuristic's score of each move."""

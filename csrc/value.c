@@ -270,15 +270,18 @@ static int finished(const KPos *P, int player) {
     return P->winner == player ? 1 : 2;
 }
 
-/* (code, raw): code 0 with the network's raw output, or 1 won, 2 lost, 3 drawn with raw 0. */
+/* (code, mine, theirs): code 0 with the network's raw output from player's side and from the
+ * opponent's, or 1 won, 2 lost, 3 drawn with both 0. */
 static PyObject *judged(const KRules *R, const KPos *P, int player, const KNet *N) {
-    if (P->why != WHY_NONE) return Py_BuildValue("(iL)", finished(P, player), (long long)0);
+    if (P->why != WHY_NONE) return Py_BuildValue("(iLL)", finished(P, player), (long long)0, (long long)0);
     int32_t x[NFEAT];
     k_encode(R, P, player, x);
-    return Py_BuildValue("(iL)", 0, (long long)net_raw(N, x));
+    long long mine = (long long)net_raw(N, x);
+    k_encode(R, P, 1 - player, x);
+    return Py_BuildValue("(iLL)", 0, mine, (long long)net_raw(N, x));
 }
 
-/* value(state, player, net) -> (code, raw) | None */
+/* value(state, player, net) -> (code, mine, theirs) | None */
 PyObject *m_value(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     int player;
     const KNet *N;
@@ -297,7 +300,7 @@ PyObject *m_value(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     return out;
 }
 
-/* value_playout(state, player, net) -> (code, raw) | None: the greedy play-on of playout(), then the net. */
+/* value_playout(state, player, net) -> (code, mine, theirs) | None: the greedy play-on of playout(), then the net. */
 PyObject *m_value_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     int player;
     const KNet *N;

@@ -219,7 +219,7 @@ def test_the_weaker_bot_gets_more_mistakes_marked_per_decision(monkeypatch: pyte
     monkeypatch.setattr(analysis, "MIN_DEALS", 8)
     tally = {"greedy": [0, 0], "random": [0, 0]}
     planner = PlanningBot(seed=11, playouts=60)
-    for game in range(4):
+    for game in range(8):
         names = ("greedy", "random") if game % 2 == 0 else ("random", "greedy")
         bots = {"greedy": GreedyBot(), "random": RandomBot(seed=game)}
         state = new_game("classic", seed=20 + game // 2)

@@ -23,6 +23,8 @@ import pytest
 
 np = pytest.importorskip("numpy", reason='crapette.training needs NumPy: pip install ".[learn]"')
 
+import attrs  # noqa: E402
+
 from crapette import kernel, new_game  # noqa: E402
 from crapette.training import POLICIES, Samples, fit, generate, log_loss, logits, main  # noqa: E402
 from crapette.value import FEATURES, LearnedValue, ValueNet, encode, net_for  # noqa: E402
@@ -190,7 +192,7 @@ def test_fit_returns_an_integer_network_and_its_log_losses_held_out(greedy_sampl
     net, report = fit(greedy_samples, hidden=8, epochs=4, seed=1, name="classic", made="a test")
     assert isinstance(net, ValueNet) and net.name == "classic" and net.made == "a test"
     assert len(net.hidden) == 8 and net.clip == 8
-    assert set(report) == {"train", "held_out", "held_out_rounded", "base", "samples"}
+    assert set(report) == {"train", "held_out", "held_out_rounded", "base", "samples", "epoch"}
     assert all(math.isfinite(value) for value in report.values())
     assert 0 < report["samples"] < len(greedy_samples)  # a tenth of the deals held out
     # Rounding the weights to integers hardly changes the network; it learned something from the counts
@@ -271,7 +273,10 @@ def test_the_command_generates_fits_and_measures_end_to_end(tmp_path: Path, caps
     out = capsys.readouterr()
     assert out.out.startswith("train ") and " held_out " in out.out and "epoch 2: train" in out.err
     net = ValueNet.from_json(Path(net_path).read_text(encoding="utf-8"))
-    assert net.made == "python -m crapette.training " + " ".join(fit_command) and len(net.hidden) == 4
+    generate_command = f"python -m crapette.training generate --games 3 --seed 5 --max-moves 300 --out {data}"
+    assert Samples.load(data).made == (generate_command,)
+    assert net.made == generate_command + " && python -m crapette.training " + " ".join(fit_command)
+    assert len(net.hidden) == 4
 
     assert main(["loss", net_path, data]) == 0
     assert capsys.readouterr().out == f"log loss {log_loss(net, samples):.4f} over {len(samples)} samples\n"
@@ -288,8 +293,11 @@ def test_the_command_records_itself_in_the_network_so_that_a_shell_reads_it_back
     argv = ["fit", data, "--epochs", "1", "--hidden", "2", "--name", "casual (reserve of 10)", "--out", net_path]
     assert main(argv) == 0
     made = json.loads(Path(net_path).read_text(encoding="utf-8"))["made"]
-    assert made.startswith("python -m crapette.training fit ") and "'casual (reserve of 10)'" in made
-    assert shlex.split(made)[3:] == argv
+    generated, fitted = made.split(" && ")
+    assert shlex.split(generated)[3:] == ["generate", "--games", "3", "--seed", "5", "--max-moves", "100", "--rules",
+                                         "casual(reserve_size=10)", "--out", data]
+    assert fitted.startswith("python -m crapette.training fit ") and "'casual (reserve of 10)'" in fitted
+    assert shlex.split(fitted)[3:] == argv
 
 
 @pytest.mark.parametrize(
@@ -324,3 +332,26 @@ def test_the_command_runs_as_a_module_and_explains_each_subcommand() -> None:
     with pytest.raises(SystemExit) as exit:
         main(["frobnicate"])
     assert exit.value.code == 2
+
+
+def test_fit_returns_the_weights_of_the_epoch_with_the_least_held_out_loss(greedy_samples: Samples) -> None:
+    held: list[float] = []
+    _, report = fit(greedy_samples, hidden=8, epochs=6, rate=0.05, seed=3, progress=lambda e, tr, h: held.append(h))
+    best = min(range(6), key=lambda i: held[i])
+    assert report["epoch"] == best + 1 and report["held_out"] == held[best]
+    _, none_held = fit(greedy_samples, hidden=2, epochs=3, holdout=0.0)
+    assert none_held["epoch"] == 3  # nothing held out: the last epoch's weights
+
+
+def test_samples_keep_the_commands_that_made_them(tmp_path: Path, greedy_samples: Samples) -> None:
+    path = str(tmp_path / "made.npz")
+    made = attrs.evolve(greedy_samples, made=("python -m crapette.training generate --games 1 --out a.npz",))
+    made.save(path)
+    assert Samples.load(path).made == made.made
+    assert Samples.join([made, made, greedy_samples]).made == made.made  # each command once, in order
+    import numpy as np
+
+    np.savez_compressed(str(tmp_path / "bad.npz"), features=made.features, labels=made.labels, deals=made.deals,
+                        made=np.array([[1, 2]]))
+    with pytest.raises(ValueError, match="commands are not a list of texts"):
+        Samples.load(str(tmp_path / "bad.npz"))
