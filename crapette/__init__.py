@@ -89,9 +89,10 @@ from ._turns import (
     reveals,
     turn_ends,
 )
-from ._view import PublicView, view
+from ._view import PublicView, step_view, view
 from . import kernel  # noqa: F401, I001  (installs the compiled kernel where it is built)
 from .errors import (
+    HiddenCardError,
     IllegalMoveError,
     InvalidRulesError,
     InvalidStateError,
@@ -183,6 +184,7 @@ __all__ = [
     "GameRecord",
     "NUM_ACTIONS",
     "PublicView",
+    "step_view",
     "action_to_move",
     "legal_action_mask",
     "legal_actions",
@@ -190,6 +192,7 @@ __all__ = [
     "parse_record",
     "view",
     # errors
+    "HiddenCardError",
     "IllegalMoveError",
     "InvalidRulesError",
     "InvalidStateError",

@@ -470,6 +470,7 @@ def test_the_underscore_check_finds_an_underscore_name(tmp_path: Path) -> None:
 FUNCTION_IMPORTS = {
     ("_state", "crapette._position"): "str(state) is the position string, written by the formats layer",
     ("_state", "crapette.svg"): "a state's picture in Jupyter (_repr_svg_)",
+    ("_engine", "crapette._view"): "legal_moves and apply_move given a PublicView: its moves, the view stepped",
     ("_hypothesis_hook", "crapette.strategies"): "Hypothesis' entry point loads the strategies when Hypothesis starts",
     ("cli._args", "crapette"): "the version, read when the parser is made",
     ("kernel", "crapette"): "the compiled kernel, loaded unless CRAPETTE_PURE says not to",
