@@ -175,8 +175,8 @@ def describe_move(table: Table, move: Move, *, names: tuple[str, str] = DEFAULT_
 class MoveGroup(NamedTuple):
     """Moves that do the same thing in words, shown as one line (see :func:`group_moves`)."""
 
-    #: The index of the first move among the moves grouped (0 for the first legal move).
-    index: int
+    #: The index of the group's first move among the moves grouped (0 for the first legal move).
+    start: int
     #: The moves, in their order: one card to piles that the words do not tell apart (any empty foundation, say).
     moves: tuple[Move, ...]
     #: What each of them does, in words (:func:`describe_move`).
@@ -189,7 +189,7 @@ class MoveGroup(NamedTuple):
         >>> MoveGroup(0, (), "").numbers, MoveGroup(4, (Draw(), Draw()), "").numbers
         ('1', '5-6')
         """
-        first = self.index + 1
+        first = self.start + 1
         return str(first) if len(self.moves) <= 1 else f"{first}-{first + len(self.moves) - 1}"
 
     @property

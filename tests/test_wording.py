@@ -135,7 +135,7 @@ def test_group_moves_puts_one_cards_moves_to_piles_the_words_do_not_tell_apart_t
     groups = group_moves(state, names=("you", "the bot"))
     assert group_moves(view(state), names=("you", "the bot")) == groups
     assert [g.moves for g in groups] == [legal_moves(state)[i : i + 8] for i in (0, 8, 16, 24)]
-    assert [(g.index, g.numbers, g.text) for g in groups][1] == (8, "9-16", "A♠ onto an empty foundation")
+    assert [(g.start, g.numbers, g.text) for g in groups][1] == (8, "9-16", "A♠ onto an empty foundation")
     # Every legal move is in exactly one group, in order.
     assert tuple(m for g in groups for m in g.moves) == legal_moves(state)
     # A card that may go to several empty tableau piles: one line, not one per pile.
