@@ -89,7 +89,7 @@ from ._turns import (
     reveals,
     turn_ends,
 )
-from ._view import PublicView, step_view, view
+from ._view import MAX_VIEW_LENGTH, PublicView, step_view, view
 from . import kernel  # noqa: F401, I001  (installs the compiled kernel where it is built)
 from .errors import (
     HiddenCardError,
@@ -184,6 +184,7 @@ __all__ = [
     "GameRecord",
     "NUM_ACTIONS",
     "PublicView",
+    "MAX_VIEW_LENGTH",
     "step_view",
     "action_to_move",
     "legal_action_mask",

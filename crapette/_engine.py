@@ -247,7 +247,7 @@ def legal_moves(state: GameState | PublicView) -> tuple[Move, ...]:
     >>> [str(m) for m in moves]
     ['T1-T0', 'draw']
 
-    :raises TypeError: if ``state`` is neither a :class:`GameState` nor a :class:`~crapette.PublicView` (since 0.4.0).
+    :raises TypeError: if ``state`` is neither a :class:`GameState` nor a :class:`~crapette.PublicView`.
     """
     try:
         cache = state._engine  # type: ignore[union-attr]
@@ -477,7 +477,7 @@ def apply_move(state: Viewed, move: Move) -> Viewed:
     crapette.IllegalMoveError: illegal move R1-T4: R1 is player 1's reserve and player 0 is to move
 
     :raises IllegalMoveError: if the move is not in :func:`legal_moves`; the message says why.
-    :raises HiddenCardError: given a :class:`~crapette.PublicView` (:func:`~crapette.step_view`, since 0.4.0), if the move turns up a card.
+    :raises HiddenCardError: given a :class:`~crapette.PublicView` (:func:`~crapette.step_view`), if the move turns up a card.
     :raises TypeError: if ``state`` is neither a :class:`GameState` nor a PublicView or ``move`` is not
         one of the five move classes (subclasses included: they are refused too).
     """

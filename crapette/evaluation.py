@@ -332,7 +332,7 @@ class Playout:
     >>> Playout()
     Playout(leaf=CardCount(), policy=crapette._greedy.fast_move)
 
-    .. versionchanged:: 0.4.0
+    .. versionchanged:: 0.3.0
        The repr names the policy by its qualified name.
     """
 
