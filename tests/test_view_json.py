@@ -263,3 +263,50 @@ def test_the_hidden_card_error_names_the_move_and_pickles() -> None:
     assert isinstance(error, ValueError) and error.move == parse_move("draw")
     again = pickle.loads(pickle.dumps(error))
     assert str(again) == str(error) and again.move == error.move
+
+
+# A client that holds only JSON views ----------------------------------------------
+
+
+@pytest.mark.parametrize(("rules", "seed"), [("classic", 1), ("classic", 2), ("casual", 3)])
+def test_a_client_holding_only_json_views_plays_a_whole_game_by_the_hints(rules: str, seed: int) -> None:
+    from crapette import Game, GameState
+    from crapette.bots import PlanningBot
+    from crapette.text import render_text
+    from crapette.wording import describe_move, group_moves
+
+    game, hinter = Game(rules, seed), PlanningBot(seed=seed, playouts=50)
+
+    def serve(request: str) -> str:
+        """The server: plays what it is sent, answers with the hint and the view, as JSON."""
+        asked = json.loads(request)
+        if "play" in asked:
+            game.push(asked["play"])
+        hint = [] if game.is_over else [str(m) for m in hinter.hint(game.state)]
+        return json.dumps({"hint": hint, "view": game.view().to_dict()})
+
+    answer = json.loads(serve("{}"))
+    stepped = 0
+    while not game.is_over and game.state.move_count < 250:
+        seen = PublicView.from_dict(answer["view"])
+        assert render_text(seen) and group_moves(seen)
+        moves = [parse_move(text) for text in answer["hint"]]
+        # Every move of the hint but the last reveals nothing: the client steps its view along them.
+        for move in moves[:-1]:
+            describe_move(seen, move)
+            seen = apply_move(seen, move)
+            stepped += 1
+        describe_move(seen, moves[-1])
+        # The client plays the hint's moves one by one; each view it is sent is the one it stepped to.
+        mine = PublicView.from_dict(answer["view"])
+        for move in moves:
+            if move not in mine.legal_moves or game.is_over:
+                break
+            expected = None if reveals(game.state, move) else apply_move(mine, move)
+            answer = json.loads(serve(json.dumps({"play": str(move)})))
+            mine = PublicView.from_dict(answer["view"])
+            assert expected is None or expected == mine
+            assert not isinstance(mine, GameState)
+            if expected is None:
+                break  # a card was turned up: a fresh hint
+    assert stepped > 20
