@@ -795,7 +795,7 @@ def step_view(v: PublicView, move: Move) -> PublicView:
     >>> state = new_game("casual", seed=1)
     >>> v = step_view(view(state), parse_move("T1-T0"))
     >>> v == view(apply_move(state, parse_move("T1-T0"))), [str(m) for m in v.legal_moves]
-    (True, ['draw'])
+    (True, ['R0-T1', 'T0-T1', 'T2-T1', 'T3-T1', 'draw'])
     >>> apply_move(v, parse_move("draw"))
     Traceback (most recent call last):
     ...
