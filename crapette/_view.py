@@ -203,7 +203,8 @@ class PublicView:
             }
 
         Cards are written as :func:`~crapette.parse_card` reads them, moves as
-        :func:`~crapette.parse_move` reads them.
+        :func:`~crapette.parse_move` reads them. :meth:`from_dict` reads the dict
+        back, checked: ``PublicView.from_dict(v.to_dict()) == v``.
 
         >>> import json
         >>> from crapette import new_game
