@@ -271,14 +271,21 @@ class PublicView:
         is checked to be one that a valid state shows: its piles, counts,
         outcome and legal moves fit together under its rules.
 
+        The earlier versions are read too: version 2 (0.2.0, without the
+        memory: ``known_hands``, ``known_reserve_cards``, ``from_deal``,
+        ``turn_moves`` and the outcome's ``ending``) and version 1 (0.1.0,
+        without ``counters`` either) give a view that knows nothing of the
+        game's history, its legal moves those of its position under this
+        release (their ``options`` and ``legal_moves`` are not compared).
+
         >>> from crapette import new_game
         >>> v = view(new_game("classic", seed=3))
         >>> PublicView.from_dict(v.to_dict()) == v
         True
-        >>> PublicView.from_dict({**v.to_dict(), "version": 2})
+        >>> PublicView.from_dict({**v.to_dict(), "version": 4})
         Traceback (most recent call last):
         ...
-        crapette.ParseError: invalid view JSON: unsupported version 2 (this release reads version 3)
+        crapette.ParseError: invalid view JSON: unsupported version 4 (this release reads versions 1 to 3)
 
         :raises ParseError: if ``data`` does not follow the layout; the message
             names the key (and item) at fault.
@@ -559,6 +566,13 @@ _KEYS = (
 )
 _DERIVED = ("options", "is_over", "legal_moves")
 _OUTCOME_KEYS = ("winner", "reason", "scores", "ending")
+#: What the earlier versions did not have: version 2 no memory (nor the outcome's ending), version 1 no counters.
+_MEMORY = ("known_hands", "known_reserve_cards", "from_deal", "turn_moves")
+_VERSION_KEYS = {
+    1: tuple(k for k in _KEYS if k not in _MEMORY and k != "counters"),
+    2: tuple(k for k in _KEYS if k not in _MEMORY),
+    3: _KEYS,
+}
 #: The most items a list of the layout holds (cards of a pile, moves).
 _MAX_ITEMS = 1000
 
@@ -654,14 +668,15 @@ def _moves(key: str, value: object) -> tuple[Move, ...]:
     return tuple(moves)
 
 
-def _outcome(value: object) -> Outcome | None:
+def _outcome(value: object, version: int) -> Outcome | None:
     if value is None:
         return None
     if not isinstance(value, dict):
         raise _fail(f"key 'outcome' must be null or an object, got {_json_type(value)}")
-    unknown = [k for k in value if k not in _OUTCOME_KEYS]
+    keys = _OUTCOME_KEYS if version >= 3 else _OUTCOME_KEYS[:-1]
+    unknown = [k for k in value if k not in keys]
     if unknown:
-        raise _fail(f"key 'outcome': unknown key {brief(unknown[0], 40)} (known: {', '.join(_OUTCOME_KEYS)})")
+        raise _fail(f"key 'outcome': unknown key {brief(unknown[0], 40)} (known: {', '.join(keys)})")
     if "reason" not in value:
         raise _fail("key 'outcome': missing key 'reason'")
     winner = value.get("winner")
@@ -684,27 +699,30 @@ def _outcome(value: object) -> Outcome | None:
 
 
 def _from_data(data: Mapping[str, Any]) -> PublicView:
-    """The view that ``data`` (a dict of the layout of :meth:`PublicView.to_dict`) describes, checked."""
-    unknown = [k for k in data if k not in _KEYS]
+    """The view that ``data`` (a dict of the layout of :meth:`PublicView.to_dict`, any version) describes, checked."""
+    version = data.get("version")
+    if "format" in data and data["format"] != "crapette-view":
+        raise _fail(f"key 'format' must be \"crapette-view\", got {brief(data['format'], 40)}")
+    if "version" in data and (not isinstance(version, int) or isinstance(version, bool)):
+        raise _fail(f"key 'version' must be a whole number, got {_json_type(version)}")
+    if "version" in data and version not in _VERSION_KEYS:
+        raise _fail(f"unsupported version {brief(version, 20)} (this release reads versions 1 to {VIEW_FORMAT_VERSION})")
+    keys = _VERSION_KEYS[version if isinstance(version, int) and version in _VERSION_KEYS else VIEW_FORMAT_VERSION]
+    unknown = [k for k in data if k not in keys]
     if unknown:
-        raise _fail(f"unknown key {brief(unknown[0], 40)} (known: {', '.join(_KEYS)})")
-    for key in _KEYS:
+        known = f"version {version} has no key" if keys is not _KEYS and unknown[0] in _KEYS else "unknown key"
+        raise _fail(f"{known} {brief(unknown[0], 40)} (known: {', '.join(keys)})")
+    for key in keys:
         if key not in data and key not in _DERIVED:
             raise _fail(f"missing key {key!r}")
-    if data["format"] != "crapette-view":
-        raise _fail(f"key 'format' must be \"crapette-view\", got {brief(data['format'], 40)}")
-    version = data["version"]
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise _fail(f"key 'version' must be a whole number, got {_json_type(version)}")
-    if version != VIEW_FORMAT_VERSION:
-        raise _fail(f"unsupported version {brief(version, 20)} (this release reads version {VIEW_FORMAT_VERSION})")
     try:
         rules = parse_rules(_text("key 'rules'", data["rules"]))
     except ParseError as exc:
         raise _fail(f"key 'rules': {exc}") from None
     except InvalidRulesError as exc:
         raise InvalidRulesError(f"invalid view JSON: key 'rules': {exc}") from None
-    if "options" in data and data["options"] != rules_to_dict(rules):
+    # The options of the earlier versions were written otherwise: the rules text says the same.
+    if version == VIEW_FORMAT_VERSION and "options" in data and data["options"] != rules_to_dict(rules):
         options = data["options"]
         if not isinstance(options, dict):
             raise _fail(f"key 'options' must be an object, got {_json_type(options)}")
@@ -715,9 +733,8 @@ def _from_data(data: Mapping[str, Any]) -> PublicView:
     if type(player) is not int or player not in (0, 1):
         raise _fail(f"key 'current_player' must be 0 or 1, got {brief(player, 20)}")
     tops = _items("key 'reserve_tops'", data["reserve_tops"], 2)
-    counters = _items("key 'counters'", data["counters"], len(rules.endings))
-    known_hands = _items("key 'known_hands'", data["known_hands"], 2)
-    outcome = _outcome(data["outcome"])
+    counters = _items("key 'counters'", data.get("counters", [0] * len(rules.endings)), len(rules.endings))
+    outcome = _outcome(data["outcome"], version)
     fields: dict[str, Any] = {
         "rules": rules,
         "current_player": player,
@@ -737,16 +754,26 @@ def _from_data(data: Mapping[str, Any]) -> PublicView:
         "wastes": _piles("wastes", data["wastes"], 2),
         "outcome": outcome,
         "legal_moves": (),
-        "known_hands": tuple(
-            None if h is None else _pile(f"key 'known_hands', item {i}", h) for i, h in enumerate(known_hands)
-        ),
-        "known_reserve_cards": _piles("known_reserve_cards", data["known_reserve_cards"], 2),
-        "from_deal": _flag("key 'from_deal'", data["from_deal"]),
-        "turn_moves": _moves("turn_moves", data["turn_moves"]),
     }
+    if version >= 3:
+        known_hands = _items("key 'known_hands'", data["known_hands"], 2)
+        fields["known_hands"] = tuple(
+            None if h is None else _pile(f"key 'known_hands', item {i}", h) for i, h in enumerate(known_hands)
+        )
+        fields["known_reserve_cards"] = _piles("known_reserve_cards", data["known_reserve_cards"], 2)
+        fields["from_deal"] = _flag("key 'from_deal'", data["from_deal"])
+        fields["turn_moves"] = _moves("turn_moves", data["turn_moves"])
+    else:
+        # Before version 3 a view said nothing of what the game's history made known: nothing is.
+        fields["known_hands"] = tuple(None if n else () for n in fields["hand_sizes"])
+        fields["known_reserve_cards"] = tuple(() if top is None else (top,) for top in fields["reserve_tops"])
     if "is_over" in data and _flag("key 'is_over'", data["is_over"]) != (outcome is not None):
         raise _fail(f"key 'is_over' is {str(data['is_over']).lower()} but the outcome is {'null' if outcome is None else brief(str(outcome), 60)}")
+    # The legal moves of an earlier version were listed by the engine of its release, without the
+    # memory version 3 added: read, not compared; those of the position are the view's.
     given = _moves("legal_moves", data["legal_moves"]) if "legal_moves" in data else None
+    if version < VIEW_FORMAT_VERSION:
+        given = None
     # Every view that a valid state shows is the view of the state its dealer deals.
     world = determinize(PublicView(**fields))
     found = view(world)
