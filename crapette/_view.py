@@ -715,6 +715,7 @@ def _from_data(data: Mapping[str, Any]) -> PublicView:
     for key in keys:
         if key not in data and key not in _DERIVED:
             raise _fail(f"missing key {key!r}")
+    version = int(data["version"])  # one of _VERSION_KEYS: checked above
     try:
         rules = parse_rules(_text("key 'rules'", data["rules"]))
     except ParseError as exc:
