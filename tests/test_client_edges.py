@@ -42,7 +42,7 @@ def test_a_networks_digest_tells_its_weights_apart() -> None:
 
 
 def test_a_playout_names_its_policy_by_its_qualified_name() -> None:
-    assert repr(Playout()) == "Playout(leaf=CardCount(), policy=crapette._greedy.fast_move)"
+    assert repr(Playout()) == "Playout(leaf=CardCount(), policy=crapette._play.greedy.fast_move)"
 
     def first(state: object) -> object:
         raise AssertionError
@@ -55,7 +55,7 @@ def test_a_playout_names_its_policy_by_its_qualified_name() -> None:
 
 
 def test_progress_into_a_pipe_is_a_few_whole_lines(monkeypatch: pytest.MonkeyPatch) -> None:
-    from crapette._progress import progress
+    from crapette._play.progress import progress
 
     pipe = io.StringIO()  # not a terminal
     monkeypatch.setattr(sys, "stderr", pipe)

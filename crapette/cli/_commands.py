@@ -23,8 +23,8 @@ from .. import (
     new_game,
     parse_position,
 )
-from .._messages import brief
-from .._progress import progress
+from .._core.messages import brief
+from .._play.progress import progress
 from ..analysis import MISTAKE, MISTAKE_CHANCE, Review, reviews
 from ..bots import PlanningBot
 from ..simulation import (
