@@ -144,6 +144,8 @@ from crapette import (
     reveals,
     view,
 )
+from crapette._play.progress import Progress
+from crapette._play.progress import progress as progress_report
 from crapette._core.state import H0, R0, get_fields, raw_state
 from crapette._views.view import Dealer, dealer
 from crapette.bots import GreedyBot, PlanningBot
@@ -428,26 +430,27 @@ def _reference_task(task: tuple[dict[str, Any], int, int]) -> dict[str, Any]:
     return out
 
 
-def _progress(what: str, done: int, total: int, started: float) -> None:
-    elapsed = time.monotonic() - started
-    left = elapsed / done * (total - done) if done else 0.0
-    print(f"\r{what}: {done}/{total}, {elapsed:.0f} s, about {left:.0f} s left   ", end="", file=sys.stderr, flush=True)
+def _progress(what: str, total: int) -> Progress:
+    """Progress on stderr: a line redrawn in place on a terminal, a line each tenth of the job in a pipe or a log."""
+    return progress_report(True, total, "position" if what == "positions" else "game", what)
 
 
 def _run(executor: concurrent.futures.Executor | None, function: Any, tasks: list[Any], what: str) -> list[Any]:
     """``function`` of every task, in order, on ``executor`` (None: here), with progress on stderr."""
-    started = time.monotonic()
+    shown = _progress(what, len(tasks))
     results: list[Any] = [None] * len(tasks)
-    if executor is None:
-        for i, task in enumerate(tasks):
-            results[i] = function(task)
-            _progress(what, i + 1, len(tasks), started)
-    else:
-        futures = {executor.submit(function, task): i for i, task in enumerate(tasks)}
-        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
-            results[futures[future]] = future.result()
-            _progress(what, done, len(tasks), started)
-    print(file=sys.stderr)
+    try:
+        if executor is None:
+            for i, task in enumerate(tasks):
+                results[i] = function(task)
+                shown.update(i + 1)
+        else:
+            futures = {executor.submit(function, task): i for i, task in enumerate(tasks)}
+            for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+                results[futures[future]] = future.result()
+                shown.update(done)
+    finally:
+        shown.close()
     return results
 
 
@@ -630,7 +633,7 @@ def score(
     one drawn uniformly (seeded by ``seed``).
     """
     scores = [Score(name, [], [], 0.0) for name, _ in evaluators]
-    started = time.monotonic()
+    shown = _progress("positions", len(positions)) if progress else None
     for index, position in enumerate(positions):
         state = position.state
         v = view(state)
@@ -653,10 +656,10 @@ def score(
             result.seconds += time.process_time() - clock
             result.losses.append(best - position.values[pick])
             result.hits.append(position.values[pick] >= best)
-        if progress:
-            _progress("positions", index + 1, len(positions), started)
-    if progress:
-        print(file=sys.stderr)
+        if shown is not None:
+            shown.update(index + 1)
+    if shown is not None:
+        shown.close()
     return scores
 
 

@@ -90,9 +90,10 @@ from ._core.turns import (
     reveals,
     turn_ends,
 )
-from ._views.view import PublicView, view
+from ._views.view import MAX_VIEW_LENGTH, PublicView, step_view, view
 from . import kernel  # noqa: F401, I001  (installs the compiled kernel where it is built)
 from .errors import (
+    HiddenCardError,
     IllegalMoveError,
     InvalidRulesError,
     InvalidStateError,
@@ -184,6 +185,8 @@ __all__ = [
     "GameRecord",
     "NUM_ACTIONS",
     "PublicView",
+    "MAX_VIEW_LENGTH",
+    "step_view",
     "action_to_move",
     "legal_action_mask",
     "legal_actions",
@@ -191,6 +194,7 @@ __all__ = [
     "parse_record",
     "view",
     # errors
+    "HiddenCardError",
     "IllegalMoveError",
     "InvalidRulesError",
     "InvalidStateError",

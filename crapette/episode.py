@@ -25,7 +25,7 @@ import difflib
 import math
 import operator
 import warnings
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import attrs
@@ -405,13 +405,17 @@ def check_seat(seat: object, name: str = "seat", modes: tuple[str, ...] = ()) ->
     return number
 
 
-def check_reset_options(options: object, known: Mapping[str, str], *, warn_unknown: bool = False) -> Mapping[str, Any]:
+def check_reset_options(
+    options: object, known: Mapping[str, str], *, warn_unknown: bool = False, ignore: Collection[str] = ()
+) -> Mapping[str, Any]:
     """The options given to ``reset()``: a mapping whose every key is one of ``known`` (name: what it is).
 
     Options that are not a mapping are a TypeError; an unknown key a
     ValueError naming it (and the closest known one), or with
-    ``warn_unknown`` a UserWarning unless it is close to a known one
-    (PettingZoo's ``api_test`` passes an option no environment knows).
+    ``warn_unknown`` a UserWarning unless it is close to a known one. The
+    keys in ``ignore`` are passed over in silence (PettingZoo's ``api_test``
+    resets with ``options={"options": 1}``, only to see that ``reset`` takes
+    the argument).
 
     >>> check_reset_options({"deal": 3}, {"deal": "a deal number"})
     {'deal': 3}
@@ -424,7 +428,7 @@ def check_reset_options(options: object, known: Mapping[str, str], *, warn_unkno
         )
     known_text = ", ".join(f"{name!r} ({what})" for name, what in known.items())
     for key in options:
-        if key in known:
+        if key in known or key in ignore:
             continue
         close = difflib.get_close_matches(str(key), list(known), n=1, cutoff=0.6)
         hint = f" (did you mean {close[0]!r}?)" if close else ""

@@ -14,6 +14,8 @@ exception                                            raised when                
 :class:`~crapette.ParseError`                        text breaks the notation                    ValueError
 :class:`~crapette.IllegalMoveError`                  a move the rules forbid where it is played  ValueError
 :class:`~crapette.InvalidStateError`                 a state breaks the game's invariants        ValueError
+:class:`~crapette.HiddenCardError`                   a view cannot follow a move: it shows a     ValueError
+                                                     card the view does not know
 :class:`~crapette.InvalidRulesError`                 rule options that make no sense together    ValueError
 :class:`~crapette.RulePartError`                     a rule part of one's own misbehaves         InvalidRulesError
 :class:`~crapette.RecordError`                       a game record does not replay               ValueError
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BotError",
+    "HiddenCardError",
     "IllegalBotMoveError",
     "IllegalMoveError",
     "InvalidRulesError",
@@ -149,6 +152,40 @@ class InvalidStateError(ValueError):
     def __reduce__(self) -> tuple[type[InvalidStateError], tuple[tuple[str, ...]]]:
         # The message is built from the problems, so the problems are what a pickle keeps.
         return (type(self), (self.problems,))
+
+
+class HiddenCardError(ValueError):
+    """A move applied to a :class:`~crapette.PublicView` that would turn up a card the view does not know.
+
+    :func:`~crapette.apply_move` steps a view along any legal move that
+    reveals nothing (:func:`~crapette.reveals`); a draw from a hand whose
+    order is not known, or a play from a reserve whose next card nobody has
+    seen, needs the state: the next view depends on that card. :attr:`move`
+    is the move refused.
+
+    >>> from crapette import apply_move, new_game, parse_move, view
+    >>> v = apply_move(view(new_game("casual", seed=1)), parse_move("T1-T0"))
+    >>> apply_move(v, parse_move("draw"))
+    Traceback (most recent call last):
+    ...
+    crapette.HiddenCardError: draw turns up the top card of player 0's hand, which the view does not show: apply it to the state
+
+    .. versionadded:: 0.3.0
+    """
+
+    #: The move refused.
+    move: Any
+
+    def __init__(self, message: str, *, move: Any = None) -> None:
+        super().__init__(message)
+        self.move = move
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_hidden_card_error, (self.args[0] if self.args else "", self.move))
+
+
+def _hidden_card_error(message: str, move: Any) -> HiddenCardError:
+    return HiddenCardError(message, move=move)
 
 
 class InvalidRulesError(ValueError):
@@ -558,7 +595,8 @@ def _position_of(state: GameState | None) -> str | None:
 _homes: dict[str, tuple[type[BaseException], ...]] = {"crapette.simulation": (SimulationError, BotError, IllegalBotMoveError, SimulationInterrupted)}
 _homes["crapette.testing"] = (InvariantViolation,)
 _homes["crapette"] = (
-    IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError, RulePartError, UndoError
+    HiddenCardError, IllegalMoveError, InvalidRulesError, InvalidStateError, ParseError, RecordError, RulePartError,
+    UndoError,
 )  # fmt: skip
 for _home, _errors in _homes.items():
     for _error in _errors:

@@ -309,6 +309,13 @@ class FittedValue:
         return sum(w * x for w, x in zip(WEIGHTS, features(state, player, every=False)))
 
 
+def _qualified_name(value: object) -> str:
+    """A function by its module and qualified name (stable between runs, unlike its default repr); anything else by repr."""
+    name = getattr(value, "__qualname__", None)
+    module = getattr(value, "__module__", None)
+    return f"{module}.{name}" if isinstance(name, str) and isinstance(module, str) else repr(value)
+
+
 #: Moves a playout may make (a safety net: turns end long before).
 _HORIZON = 200
 
@@ -326,10 +333,15 @@ class Playout:
     >>> from crapette import new_game
     >>> Playout().evaluate(new_game("classic", seed=7), 1, random.Random(0))
     -1.0
+    >>> Playout()
+    Playout(leaf=CardCount(), policy=crapette._play.greedy.fast_move)
+
+    .. versionchanged:: 0.3.0
+       The repr names the policy by its qualified name.
     """
 
     leaf: Evaluator = attrs.field(factory=CardCount)
-    policy: Callable[[GameState], Move] = fast_move
+    policy: Callable[[GameState], Move] = attrs.field(default=fast_move, repr=lambda f: _qualified_name(f))
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
         """The leaf's value for ``player`` where play stops."""

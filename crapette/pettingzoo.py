@@ -91,6 +91,8 @@ _PLAYERS = {agent: player for player, agent in enumerate(AGENTS)}
 _RENDER_MODES = ("human", "ansi")
 _MAX_DEAL = 2**64
 _RESET_OPTIONS = {"deal": "a deal number"}
+#: The option PettingZoo's api_test resets with to see that reset() takes options: passed over in silence.
+_API_TEST_OPTION = ("options",)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -235,7 +237,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type informa
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new game: game ``options["deal"]``, or one drawn from the generator ``seed`` seeds."""
-        given = check_reset_options(options, _RESET_OPTIONS, warn_unknown=True)
+        given = check_reset_options(options, _RESET_OPTIONS, warn_unknown=True, ignore=_API_TEST_OPTION)
         deal = given.get("deal")
         deal = None if deal is None else check_deal(deal)
         if seed is not None or self._np_random is None:

@@ -47,6 +47,7 @@ from ._core.checks import SEED_LIMIT, check_int, check_seed
 from ._core.engine import apply_move, legal_moves, new_game
 from ._core.messages import brief
 from ._core.moves import Draw, EndTurn, Pass
+from ._play.progress import progress as progress_report
 from ._core.rules import RuleSet, to_rules
 from ._core.state import GameState
 from ._core.turns import reveals, turn_ends
@@ -608,20 +609,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, command: str) -> None:
-    def said(done: int, total: int) -> None:
-        print(f"\r{done}/{total} games", end="", file=sys.stderr, flush=True)
-
     if args.command == "generate":
         net = _read_net(args.net) if args.net else None
         pool = concurrent.futures.ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+        # On a terminal a line redrawn in place; in a pipe or a log a line now and then.
+        shown = progress_report(True, args.games, "game", "generating")
         try:
             samples = generate(args.rules, args.games, seed=args.seed, policy=args.policy, net=net,
-                               epsilon=args.epsilon, max_moves=args.max_moves, executor=pool, progress=said,
+                               epsilon=args.epsilon, max_moves=args.max_moves, executor=pool,
+                               progress=lambda done, _total: shown.update(done),
                                rollouts=args.rollouts, per_game=args.per_game)
         finally:
+            shown.close()
             if pool is not None:
                 pool.shutdown()
-        print(file=sys.stderr)
         samples = attrs.evolve(samples, made=(command,))
         samples.save(args.out)
         print(f"{len(samples)} samples from {args.games} games -> {args.out}")

@@ -27,6 +27,7 @@ ones this package ships are listed in :data:`NETS`.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import math
 import random
@@ -279,6 +280,30 @@ class ValueNet:
             raise ValueError("every weight must be an int")
         if type(self.clip) is not int or self.clip < 1:
             raise ValueError(f"clip must be a positive int, got {brief(self.clip)}")
+
+    @property
+    def digest(self) -> str:
+        """The first 12 hex digits of the SHA-256 of the weights and the clip: two networks that differ differ here.
+
+        >>> net_for("classic").digest == net_for("classic").digest != net_for("casual").digest
+        True
+
+        .. versionadded:: 0.3.0
+        """
+        weights = json.dumps([self.clip, self.output, self.hidden], separators=(",", ":"))
+        return hashlib.sha256(weights.encode("ascii")).hexdigest()[:12]
+
+    def __repr__(self) -> str:
+        """The name, the shape (hidden units, features), the clip and the :attr:`digest`: one short line, whatever the weights.
+
+        >>> repr(net_for("classic"))  # doctest: +ELLIPSIS
+        "ValueNet(name='classic', units=32, features=103, clip=8, digest='...')"
+
+        .. versionchanged:: 0.3.0
+           Short: the weights are summarised by their digest.
+        """
+        shape = f"units={len(self.hidden)}, features={len(self.hidden[0]) - 1}"
+        return f"ValueNet(name={self.name!r}, {shape}, clip={self.clip}, digest={self.digest!r})"
 
     @functools.cached_property
     def _columns(self) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:

@@ -28,8 +28,11 @@ second person ("your reserve", "you have no other move").
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from ._core.cards import Card, parse_card
+from ._core.engine import legal_moves
 from ._core.messages import brief
 from ._core.moves import Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._core.outcome import EndReason, Outcome
@@ -41,11 +44,13 @@ from .errors import IllegalMoveError, InvalidRulesError, ParseError
 
 __all__ = [
     "DEFAULT_NAMES",
+    "MoveGroup",
     "describe_end",
     "describe_illegal",
     "describe_move",
     "describe_pile",
     "describe_played",
+    "group_moves",
     "possessive",
     "symbols",
 ]
@@ -165,6 +170,75 @@ def describe_move(table: Table, move: Move, *, names: tuple[str, str] = DEFAULT_
         left = _card(top(table, Pile.waste(mover)))
         return f"leave {left} on {whose} waste and end {'your' if names[mover] == 'you' else 'the'} turn"
     return f"{_has(names[mover])} no other move"
+
+
+class MoveGroup(NamedTuple):
+    """Moves that do the same thing in words, shown as one line (see :func:`group_moves`)."""
+
+    #: The index of the group's first move among the moves grouped (0 for the first legal move).
+    start: int
+    #: The moves, in their order: one card to piles that the words do not tell apart (any empty foundation, say).
+    moves: tuple[Move, ...]
+    #: What each of them does, in words (:func:`describe_move`).
+    text: str
+
+    @property
+    def numbers(self) -> str:
+        """The moves' numbers counted from 1, as a list of moves shows them: ``"3"``, or ``"1-8"`` for a group.
+
+        >>> MoveGroup(0, (), "").numbers, MoveGroup(4, (Draw(), Draw()), "").numbers
+        ('1', '5-6')
+        """
+        first = self.start + 1
+        return str(first) if len(self.moves) <= 1 else f"{first}-{first + len(self.moves) - 1}"
+
+    @property
+    def notation(self) -> str:
+        """The moves in notation: one or two in full, more as the first and the last: ``"T3-F0 ... T3-F7"``."""
+        moves = self.moves
+        return " ".join(str(m) for m in moves) if len(moves) <= 2 else f"{moves[0]} ... {moves[-1]}"
+
+
+def group_moves(
+    table: Table, moves: Iterable[Move] | None = None, *, names: tuple[str, str] = DEFAULT_NAMES
+) -> tuple[MoveGroup, ...]:
+    """The moves of ``table`` in words, those that say the same of one card put together, as ``crapette play`` lists them.
+
+    ``moves`` are the table's legal moves unless given. Consecutive moves of
+    one card whose words are the same form one group: the card to each empty
+    foundation, to each empty tableau pile, or onto the two cards of one
+    rank and suit (one of each deck); every other move is a group of its
+    own. A client shows one line per group, its numbers and notation telling
+    the moves apart.
+
+    >>> from crapette import new_game, view
+    >>> def lines(seed):
+    ...     groups = group_moves(view(new_game("classic", seed=seed)), names=("you", "the bot"))
+    ...     return [(g.numbers, g.notation, g.text) for g in groups]
+    >>> lines(5)
+    [('1-8', 'T3-F0 ... T3-F7', 'A♣ onto an empty foundation')]
+    >>> lines(31)
+    [('1-2', 'R0-T0 R0-T6', '8♠ onto 9♦'), ('3', 'T2-T4', '5♠ onto 6♦'), ('4', 'draw', 'turn up the top card of your hand')]
+
+    :raises TypeError: if ``table`` is neither a GameState nor a PublicView,
+        a move is not a Move, or ``names`` not two str.
+
+    .. versionadded:: 0.3.0
+    """
+    check_table(table, "group_moves()")
+    names = _check_names(names)
+    listed = legal_moves(table) if moves is None else tuple(moves)
+    groups: list[MoveGroup] = []
+    for index, move in enumerate(listed):
+        text = describe_move(table, _check_move(move, "group_moves()"), names=names)
+        source = getattr(move, "source", None)
+        if groups and source is not None:
+            last = groups[-1]
+            if last.text == text and getattr(last.moves[-1], "source", None) is source:
+                groups[-1] = last._replace(moves=(*last.moves, move))
+                continue
+        groups.append(MoveGroup(index, (move,), text))
+    return tuple(groups)
 
 
 def describe_played(before: Table, move: Move, after: Table, *, names: tuple[str, str] = DEFAULT_NAMES) -> str:

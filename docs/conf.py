@@ -99,6 +99,7 @@ _EXTERNAL = (
     # Type variables and the option kinds, which are internal.
     r"crapette\._(parts|options)\.(_P|P|E|T|Kind)",
     r"crapette\.(gamekit|bots|bots\._base|protocol)\.(StateT|MoveT|_StateIn|_MoveOut)",
+    r"(crapette\._view\.)?Viewed",  # apply_move's: a GameState or a PublicView, returned as given
     # Bare names that annotations leave unqualified.
     r"(Any|Callable|Iterable|Iterator|Sequence|Mapping|MutableMapping|Generator|Optional|"
     r"Union|Literal|Protocol|TypeVar|Self|ClassVar|Final|Executor|Future|Random|Path|"

@@ -485,6 +485,7 @@ FUNCTION_IMPORTS = {
     ("_core.state", "crapette._formats.position"): "str(state) is the position string, written by the formats layer",
     ("_core.state", "crapette.svg"): "a state's picture in Jupyter (_repr_svg_)",
     ("_core.engine", "crapette._core.explain"): "why a move is illegal, in words: apply_move's slow path, paid only by an illegal move",
+    ("_core.engine", "crapette._views.view"): "legal_moves and apply_move given a PublicView: its moves, the view stepped",
     ("_hypothesis_hook", "crapette.strategies"): "Hypothesis' entry point loads the strategies when Hypothesis starts",
     ("cli._args", "crapette"): "the version, read when the parser is made",
     ("kernel", "crapette"): "the compiled kernel, loaded unless CRAPETTE_PURE says not to",

@@ -1,23 +1,21 @@
 """new_game, legal_moves, apply_move: the one place where the rules are enforced.
 
-The rule parts of a :class:`~crapette.RuleSet` are compiled once per (rules,
-player) into a plan (``crapette._core.compiled``): building rules become tables of the card keys each top
-card accepts, so the hot path (``legal_moves`` and ``apply_move``) looks cards
-up in small indexes whatever the building rules are, and builds states
-positionally, sharing every unchanged pile with the previous state. It never
-validates and never calls attrs.evolve. Only the rules' own endings
-(``RuleSet.endings``) call user code on every move, and only where they are used.
+The rule parts of a :class:`~crapette.RuleSet` are compiled once per (rules, player) into a plan (``crapette._core.compiled``):
+building rules become tables of the card keys each top card accepts, so the hot path (``legal_moves`` and
+``apply_move``) looks cards up in small indexes whatever the building rules are, and builds states positionally,
+sharing every unchanged pile with the previous state. It never validates and never calls attrs.evolve. Only the rules'
+own endings (``RuleSet.endings``) call user code on every move, and only where they are used.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import Card, parse_card, shuffled_deck
 from .checks import check_seed
 from .hooks import PROBE_MOVES, PROBE_SEEDS, hook_error
-from .messages import brief, illegal_move, not_a_move, not_a_state
+from .messages import brief, illegal_move, not_a_move
 from .moves import (
     DRAW,
     END_TURN,
@@ -67,6 +65,8 @@ from .state import (
 )
 from ..errors import InvalidRulesError, InvalidStateError, ParseError
 
+if TYPE_CHECKING:
+    from .._views.view import PublicView, Viewed
 __all__ = ["apply_move", "legal_moves", "new_game"]
 
 Piles = tuple[tuple[Card, ...], ...]
@@ -229,28 +229,27 @@ def _count(ending: object, value: object) -> int:
     return value  # type: ignore[return-value]
 
 
-def legal_moves(state: GameState) -> tuple[Move, ...]:
+def legal_moves(state: GameState | PublicView) -> tuple[Move, ...]:
     """Exactly the legal moves of the player to move, in a fixed order.
 
-    The order: plays to foundations (by source: reserve, waste, tableau piles
-    0-7; then by foundation 0-7); other plays (by source in the same order;
-    then by target: tableau piles 0-7, the opponent's reserve, the opponent's
-    waste); stack moves (by source, then count, then target); Draw; End turn.
-    A player with no move has exactly ``(Pass(),)``; a finished game has none.
-    With compulsory foundation plays only the moves that section 10 allows are
-    listed. The tuple is computed once per state and kept with it.
+    The order: plays to foundations (by source: reserve, waste, tableau piles 0-7; then by foundation 0-7);
+    other plays (by source in the same order; then by target: tableau piles 0-7, the opponent's reserve, the
+    opponent's waste); stack moves (by source, then count, then target); Draw; End turn. A player with no
+    move has exactly ``(Pass(),)``; a finished game has none. With compulsory foundation plays only the
+    moves that section 10 allows are listed. The tuple is computed once per state and kept with it.
 
     >>> from crapette import RuleSet, new_game
     >>> moves = legal_moves(new_game(RuleSet.casual(), seed=1))
     >>> [str(m) for m in moves]
     ['T1-T0', 'draw']
 
-    :raises TypeError: if ``state`` is not a :class:`GameState` (a view lists its own, ``legal_moves``).
+    :raises TypeError: if ``state`` is neither a :class:`GameState` nor a :class:`~crapette.PublicView`.
     """
     try:
-        cache = state._engine
+        cache = state._engine  # type: ignore[union-attr]
     except AttributeError:
-        raise not_a_state("legal_moves", state) from None
+        from .._views.view import view_moves  # a PublicView's own moves, else a TypeError
+        return view_moves(state)
     legal = cache[LEGAL]
     if legal is None:
         legal = cache[LEGAL] = _lister(state, cache)
@@ -460,7 +459,7 @@ def _has_target(state: GameState, cache: list[Any], plan: Plan, card: Card) -> b
     return False
 
 
-def apply_move(state: GameState, move: Move) -> GameState:
+def apply_move(state: Viewed, move: Move) -> Viewed:
     """The state after ``move``; ``state`` itself is never changed.
 
     >>> from crapette import RuleSet, new_game, parse_move
@@ -474,13 +473,15 @@ def apply_move(state: GameState, move: Move) -> GameState:
     crapette.IllegalMoveError: illegal move R1-T4: R1 is player 1's reserve and player 0 is to move
 
     :raises IllegalMoveError: if the move is not in :func:`legal_moves`; the message says why.
-    :raises TypeError: if ``state`` is not a :class:`GameState` or ``move`` is not
+    :raises HiddenCardError: given a :class:`~crapette.PublicView` (:func:`~crapette.step_view`), if the move turns up a card.
+    :raises TypeError: if ``state`` is neither a :class:`GameState` nor a PublicView or ``move`` is not
         one of the five move classes (subclasses included: they are refused too).
     """
     try:
-        cache = state._engine
+        cache = state._engine  # type: ignore[attr-defined]
     except AttributeError:
-        raise TypeError(f"apply_move() expects a GameState, got {type(state).__name__}") from None
+        from .._views.view import step_view  # a PublicView stepped, else a TypeError
+        return step_view(state, move)  # type: ignore[arg-type,return-value]
     legal = cache[LEGAL]
     if legal is None:
         legal = cache[LEGAL] = _lister(state, cache)
@@ -489,7 +490,7 @@ def apply_move(state: GameState, move: Move) -> GameState:
             raise not_a_move("apply_move", move)
         from .explain import explain_illegal  # the slow path: only an illegal move pays for its words
 
-        raise illegal_move(move, explain_illegal(state, move))
+        raise illegal_move(move, explain_illegal(state, move))  # type: ignore[arg-type]
     return _applier(state, cache, move)  # type: ignore[no-any-return]
 
 

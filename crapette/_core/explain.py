@@ -10,6 +10,7 @@ and explains the first that is not legal.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
 from .messages import brief, not_a_move
 from .moves import (
@@ -40,6 +41,9 @@ from .state import (
 )
 from .engine import MOVE_TYPES, legal_moves, track
 from ..errors import InvalidStateError
+
+if TYPE_CHECKING:
+    pass
 
 __all__ = ["explain_illegal"]
 

@@ -101,12 +101,11 @@ def not_a_move(caller: str, move: object) -> TypeError:
 
 
 def not_a_state(caller: str, value: object) -> TypeError:
-    """The error of an engine function ``caller`` given ``value``, not a GameState.
+    """The error of an engine function ``caller`` given ``value``, neither a GameState nor a PublicView.
 
-    A value that lists its own legal moves (a :class:`~crapette.PublicView`, a
-    :class:`~crapette.Game`) is pointed there.
+    A value that lists its own legal moves (a :class:`~crapette.Game`) is pointed there.
     """
     kind = type(value).__name__
     listed = getattr(type(value), "legal_moves", None) is not None  # looked up on the class: no property runs
     held = f"; a {kind} holds its legal moves in .legal_moves" if listed else ""
-    return TypeError(f"{caller}() expects a GameState, got {kind}{held}")
+    return TypeError(f"{caller}() expects a GameState or a PublicView, got {kind}{held}")

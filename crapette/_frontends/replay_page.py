@@ -75,7 +75,7 @@ def _json(value: object) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def _page_table(layout: Layout, rules: RuleSet) -> dict[str, object]:
+def _page_table(layout: Layout, rules: RuleSet, names: tuple[str, str] | None) -> dict[str, object]:
     """What the page's script needs to draw any position: templates, piles, name plates."""
     piles = []
     for pile in ALL_PILES:
@@ -98,7 +98,7 @@ def _page_table(layout: Layout, rules: RuleSet) -> dict[str, object]:
         "keyframe": _KEYFRAME,
         "piles": piles,
         "counted": [pile.id for pile in ALL_PILES[16:]],
-        "plates": [[plate(layout, player, key) for key in range(12)] for player in (0, 1)],
+        "plates": [[plate(layout, player, key, names and names[player]) for key in range(12)] for player in (0, 1)],
     }
 
 
@@ -174,6 +174,7 @@ def write_html(
     notes: Iterable[str | None] | None = None,
     perspective: int = 0,
     title: str = "crapette game",
+    names: tuple[str, str] | None = None,
 ) -> int:
     """Write a self-contained HTML page that steps through ``states`` to ``out``, as it reads them.
 
@@ -203,9 +204,12 @@ def write_html(
         none), shown with the step that draws the move, e.g. an analysis mark.
     :param perspective: the player drawn at the bottom (0 or 1).
     :param title: the page's title.
+    :param names: the players' names on their plates (player 0's, player 1's;
+        e.g. a record's :attr:`~crapette.GameRecord.players`), or None for
+        "Player 0" and "Player 1". A plate shows 14 characters at most.
     :returns: the number of states written.
     :raises TypeError: if a state is not a GameState or PublicView, a move not
-        a Move, a note not a str or None, or ``title`` not a str.
+        a Move, a note not a str or None, ``title`` not a str, or ``names`` not two str.
     :raises ValueError: if there are no states, ``moves`` is neither empty
         nor one shorter than ``states``, the notes outnumber the moves, the
         states do not all have the same rules, or ``perspective`` is not 0 or 1.
@@ -224,10 +228,16 @@ def write_html(
     .. versionadded:: 0.2.0
     .. versionchanged:: 0.3.0
        The states may be public views.
+    .. versionchanged:: 0.3.0
+       ``names``.
     """
     perspective = check_perspective(perspective)
     if not isinstance(title, str):
         raise TypeError(f"title must be a str, got {type(title).__name__}")
+    if names is not None and not (
+        isinstance(names, tuple) and len(names) == 2 and all(isinstance(n, str) for n in names)
+    ):
+        raise TypeError(f"names must be None or a tuple of two str (player 0's, player 1's), got {brief(names)}")
     if not callable(getattr(out, "write", None)):
         raise TypeError(f"out must be a text stream with a write() method, got {type(out).__name__}")
     steps = iter(_Steps(states, moves, notes))
@@ -265,10 +275,10 @@ def write_html(
         + "".join(c.markup() for c in move_marks(layout, first, shown, (move,) if move else ())) + "</g>",
         labels(layout, rules),
         '<g id="crapette-counts">' + "".join(c.markup() for c in count_badges(layout, shown)) + "</g>",
-        '<g id="crapette-plates">' + "".join(plate(layout, p, plate_key(first, p)) for p in (0, 1)) + "</g>",
+        '<g id="crapette-plates">' + "".join(plate(layout, p, plate_key(first, p), names and names[p]) for p in (0, 1)) + "</g>",
         "</svg></div>",
         '<noscript><p>The page needs JavaScript to step through the game; it shows the first position.</p></noscript>',
-        f'<script type="application/json" id="crapette-table">{_json(_page_table(layout, rules))}</script>',
+        f'<script type="application/json" id="crapette-table">{_json(_page_table(layout, rules, names))}</script>',
         '<script type="application/json" id="crapette-steps">[',
     ])))
     count = 0
@@ -313,6 +323,7 @@ def render_html(
     notes: Iterable[str | None] | None = None,
     perspective: int = 0,
     title: str = "crapette game",
+    names: tuple[str, str] | None = None,
 ) -> str:
     """A self-contained HTML page that steps through ``states``, as text.
 
@@ -330,6 +341,7 @@ def render_html(
     :param notes: None, or one note per move (a short ``str``, or None).
     :param perspective: the player drawn at the bottom (0 or 1).
     :param title: the page's title.
+    :param names: the players' names on their plates, or None (see :func:`write_html`).
     :raises TypeError: if a state is not a GameState or PublicView, or a move not a Move.
     :raises ValueError: if there are no states, or ``moves`` is neither empty
         nor one shorter than ``states``.
@@ -347,7 +359,9 @@ def render_html(
        one picture per state: a page is about a hundredth of the size. Added ``notes``.
     .. versionchanged:: 0.3.0
        The states may be public views.
+    .. versionchanged:: 0.3.0
+       ``names``.
     """
     text = io.StringIO()
-    write_html(states, moves, text, notes=notes, perspective=perspective, title=title)
+    write_html(states, moves, text, notes=notes, perspective=perspective, title=title, names=names)
     return text.getvalue()

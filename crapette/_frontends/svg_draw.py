@@ -404,7 +404,15 @@ def plate_key(state: Table, player: int) -> int:
     return 4 * mode + flags
 
 
-def plate(layout: Layout, player: int, key: int) -> str:
+def plate_name(name: str) -> str:
+    """A player's name as a plate shows it: at most 14 characters (cut with an ellipsis)."""
+    return name if len(name) <= 14 else name[:13] + "\u2026"
+
+
+def plate(layout: Layout, player: int, key: int, name: str | None = None) -> str:
+    """Player ``player``'s name plate in the state ``key`` says (:func:`plate_key`), named ``name`` (else "Player 0")."""
+    shown = f"Player {player}" if name is None else plate_name(name)
+    size = 17 if len(shown) <= 8 else max(10, 17 * 8 // len(shown))  # a long name, smaller: the note stays clear
     mode, flags = divmod(key, 4)
     _, y = layout.slot[Pile.reserve(player)]
     x = _MARGIN + 8
@@ -418,8 +426,8 @@ def plate(layout: Layout, player: int, key: int) -> str:
     ink = "#1b1b1b" if mode != _PLAIN else _INK
     out.append(f'<circle cx="{coordinate(x + 28)}" cy="{coordinate(cy)}" r="7" fill="{DECK_COLOURS[player]}" '
                'stroke="#ffffff" stroke-width="1.5"/>')
-    out.append(f'<text x="{coordinate(x + 42)}" y="{coordinate(cy + 6)}" fill="{ink}" font-size="17" font-weight="bold">'
-               f"Player {player}</text>")
+    out.append(f'<text x="{coordinate(x + 42)}" y="{coordinate(cy + 6)}" fill="{ink}" font-size="{size}" font-weight="bold">'
+               f"{escape(shown)}</text>")
     note = {_TO_MOVE: "to move", _WINNER: "winner"}.get(mode)
     if note:
         out.append(f'<text x="{coordinate(x + 128)}" y="{coordinate(cy + 5)}" fill="{ink}" font-size="12">{note}</text>')

@@ -2,23 +2,47 @@
 
 from __future__ import annotations
 
+import json
 import random
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 import attrs
 
 from .. import kernel
-from .._core.cards import ALL_CARDS, Card
+from .._core.cards import ALL_CARDS, Card, parse_card
+from .._core.engine import apply_move as _apply_move
 from .._core.engine import legal_moves as _legal_moves
-from .._core.moves import Move
-from .._core.rules import LoadTarget, RuleSet
+from .._core.messages import brief, not_a_state
+from .._core.moves import Draw, Move, parse_move
+from .._core.rules import LoadTarget, RuleSet, parse_rules
+from .._core.outcome import MAX_NUMBER, EndReason
 from .._core.state import H0, R0, W0, GameState, Outcome, get_fields, raw_state
-from ..errors import InvalidStateError
+from .._core.turns import reveals
+from ..errors import HiddenCardError, InvalidRulesError, InvalidStateError, ParseError
 
-__all__ = ["Dealer", "PublicView", "VIEW_FORMAT_VERSION", "dealer", "determinize", "rules_to_dict", "view"]
+__all__ = [
+    "Dealer",
+    "MAX_VIEW_LENGTH",
+    "PublicView",
+    "VIEW_FORMAT_VERSION",
+    "dealer",
+    "determinize",
+    "rules_to_dict",
+    "Viewed",
+    "step_view",
+    "view",
+    "view_moves",
+]
 
 #: The version of the layout :meth:`PublicView.to_dict` writes (its ``"version"`` key).
 VIEW_FORMAT_VERSION = 3
+
+#: The most characters :meth:`PublicView.from_json` reads (a view's JSON is a few thousand).
+MAX_VIEW_LENGTH = 65_536
+
+#: A state or a view: :func:`~crapette.apply_move` returns what it is given.
+Viewed = TypeVar("Viewed", GameState, "PublicView")
 
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
@@ -179,7 +203,8 @@ class PublicView:
             }
 
         Cards are written as :func:`~crapette.parse_card` reads them, moves as
-        :func:`~crapette.parse_move` reads them.
+        :func:`~crapette.parse_move` reads them. :meth:`from_dict` reads the dict
+        back, checked: ``PublicView.from_dict(v.to_dict()) == v``.
 
         >>> import json
         >>> from crapette import new_game
@@ -223,6 +248,95 @@ class PublicView:
             "from_deal": self.from_deal,
             "turn_moves": [str(m) for m in self.turn_moves],
         }
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The view as JSON text, the dict of :meth:`to_dict`; :meth:`from_json` reads it back.
+
+        >>> from crapette import new_game
+        >>> v = view(new_game("casual", seed=1))
+        >>> PublicView.from_json(v.to_json()) == v
+        True
+
+        .. versionadded:: 0.3.0
+        """
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PublicView:
+        """Read the dict that :meth:`to_dict` writes: ``PublicView.from_dict(v.to_dict()) == v``.
+
+        ``"options"``, ``"is_over"`` and ``"legal_moves"`` follow from the
+        other keys and may be left out; when given, they must agree with
+        them. Every other key is required; unknown keys are refused. The view
+        is checked to be one that a valid state shows: its piles, counts,
+        outcome and legal moves fit together under its rules.
+
+        The earlier versions are read too: version 2 (0.2.0, without the
+        memory: ``known_hands``, ``known_reserve_cards``, ``from_deal``,
+        ``turn_moves`` and the outcome's ``ending``) and version 1 (0.1.0,
+        without ``counters`` either) give a view that knows nothing of the
+        game's history, its legal moves those of its position under this
+        release (their ``options`` and ``legal_moves`` are not compared).
+
+        >>> from crapette import new_game
+        >>> v = view(new_game("classic", seed=3))
+        >>> PublicView.from_dict(v.to_dict()) == v
+        True
+        >>> PublicView.from_dict({**v.to_dict(), "version": 4})
+        Traceback (most recent call last):
+        ...
+        crapette.ParseError: invalid view JSON: unsupported version 4 (this release reads versions 1 to 3)
+
+        :raises ParseError: if ``data`` does not follow the layout; the message
+            names the key (and item) at fault.
+        :raises InvalidRulesError: if the rules make no sense together or name
+            a rule part that is not registered.
+        :raises InvalidStateError: if no valid state shows this view (cards
+            missing or twice, a count that does not fit, an outcome or legal
+            moves that are not those of the position).
+        :raises TypeError: if ``data`` is not a mapping.
+
+        .. versionadded:: 0.3.0
+        """
+        if not isinstance(data, Mapping):
+            raise TypeError(f"PublicView.from_dict() expects a dict, got {type(data).__name__}")
+        return _from_data(data)
+
+    @classmethod
+    def from_json(cls, text: str) -> PublicView:
+        """Read the JSON that :meth:`to_json` writes (see :meth:`from_dict` for what is checked).
+
+        Duplicate keys, ``NaN`` and text longer than :data:`MAX_VIEW_LENGTH`
+        (65,536 characters) are refused too.
+
+        >>> PublicView.from_json('{"format": "crapette-view", "version": 3}')
+        Traceback (most recent call last):
+        ...
+        crapette.ParseError: invalid view JSON: missing key 'rules'
+
+        :raises ParseError: if the text is not JSON, is too long, or does not follow the layout.
+        :raises InvalidRulesError: as :meth:`from_dict`.
+        :raises InvalidStateError: as :meth:`from_dict`.
+        :raises TypeError: if ``text`` is not a str.
+
+        .. versionadded:: 0.3.0
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"PublicView.from_json() expects a str, got {type(text).__name__}")
+        if len(text) > MAX_VIEW_LENGTH:
+            raise _fail(f"too long ({len(text)} characters, at most {MAX_VIEW_LENGTH})")
+        try:
+            data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        except ParseError:
+            raise
+        except RecursionError:
+            raise _fail("nested too deeply") from None
+        except ValueError as exc:
+            # json.JSONDecodeError, and Python's limit on the digits of an int.
+            raise _fail(str(exc)) from None
+        if not isinstance(data, dict):
+            raise _fail(f"expected an object, got {_json_type(data)}")
+        return _from_data(data)
 
 
 def view(state: GameState) -> PublicView:
@@ -440,3 +554,306 @@ def determinize(v: PublicView, rng: random.Random | None = None) -> GameState:
     if not isinstance(v, PublicView):
         raise TypeError(f"determinize() expects a PublicView, got {type(v).__name__}")
     return dealer(v).deal(rng)
+
+
+# Reading a view's JSON ---------------------------------------------------------
+
+#: The keys of the layout, in the order to_dict writes them; those that may be left out.
+_KEYS = (
+    "format", "version", "rules", "options", "current_player", "move_count", "drawn", "passes", "exhausted",
+    "played", "counters", "foundations", "tableau", "reserve_tops", "reserve_sizes", "hand_sizes", "wastes",
+    "outcome", "is_over", "legal_moves", "known_hands", "known_reserve_cards", "from_deal", "turn_moves",
+)
+_DERIVED = ("options", "is_over", "legal_moves")
+_OUTCOME_KEYS = ("winner", "reason", "scores", "ending")
+#: What the earlier versions did not have: version 2 no memory (nor the outcome's ending), version 1 no counters.
+_MEMORY = ("known_hands", "known_reserve_cards", "from_deal", "turn_moves")
+_VERSION_KEYS = {
+    1: tuple(k for k in _KEYS if k not in _MEMORY and k != "counters"),
+    2: tuple(k for k in _KEYS if k not in _MEMORY),
+    3: _KEYS,
+}
+#: The most items a list of the layout holds (cards of a pile, moves).
+_MAX_ITEMS = 1000
+
+
+def _fail(detail: str) -> ParseError:
+    return ParseError(f"invalid view JSON: {detail}")
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise _fail(f"key {brief(key, 40)} appears twice in an object")
+        result[key] = value
+    return result
+
+
+def _no_constant(name: str) -> Any:
+    raise _fail(f"{name} is not a number JSON allows")
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    return "an object"
+
+
+def _number(where: str, value: object, high: int = MAX_NUMBER) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _fail(f"{where} must be a whole number, got {_json_type(value)}")
+    if not 0 <= value <= high:
+        raise _fail(f"{where} must be from 0 to {high}, got {brief(value, 20)}")
+    return value
+
+
+def _flag(where: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(f"{where} must be true or false, got {_json_type(value)}")
+    return value
+
+
+def _items(where: str, value: object, count: int | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise _fail(f"{where} must be an array, got {_json_type(value)}")
+    if count is not None and len(value) != count:
+        raise _fail(f"{where} must hold {count} items, got {len(value)}")
+    if len(value) > _MAX_ITEMS:
+        raise _fail(f"{where} holds {len(value)} items, at most {_MAX_ITEMS}")
+    return value
+
+
+def _text(where: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise _fail(f"{where} must be a string, got {_json_type(value)}")
+    return value
+
+
+def _card(where: str, value: object) -> Card:
+    try:
+        return parse_card(_text(where, value))
+    except ParseError as exc:
+        raise _fail(f"{where}: {exc}") from None
+
+
+def _pile(where: str, value: object) -> tuple[Card, ...]:
+    return tuple(_card(f"{where}, card {i}", c) for i, c in enumerate(_items(where, value)))
+
+
+def _piles(key: str, value: object, count: int) -> tuple[tuple[Card, ...], ...]:
+    return tuple(_pile(f"key {key!r}, item {i}", p) for i, p in enumerate(_items(f"key {key!r}", value, count)))
+
+
+def _pair(where: str, value: object, read: Callable[[str, Any], Any]) -> tuple[Any, Any]:
+    first, second = _items(where, value, 2)
+    return read(f"{where}, item 0", first), read(f"{where}, item 1", second)
+
+
+def _moves(key: str, value: object) -> tuple[Move, ...]:
+    moves = []
+    for i, item in enumerate(_items(f"key {key!r}", value)):
+        try:
+            moves.append(parse_move(_text(f"key {key!r}, item {i}", item)))
+        except ParseError as exc:
+            raise _fail(f"key {key!r}, item {i}: {exc}") from None
+    return tuple(moves)
+
+
+def _outcome(value: object, version: int) -> Outcome | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _fail(f"key 'outcome' must be null or an object, got {_json_type(value)}")
+    keys = _OUTCOME_KEYS if version >= 3 else _OUTCOME_KEYS[:-1]
+    unknown = [k for k in value if k not in keys]
+    if unknown:
+        raise _fail(f"key 'outcome': unknown key {brief(unknown[0], 40)} (known: {', '.join(keys)})")
+    if "reason" not in value:
+        raise _fail("key 'outcome': missing key 'reason'")
+    winner = value.get("winner")
+    if winner is not None and (type(winner) is not int or winner not in (0, 1)):
+        raise _fail(f"key 'outcome', key 'winner' must be 0, 1 or null, got {brief(winner, 20)}")
+    reason = _text("key 'outcome', key 'reason'", value["reason"])
+    if reason not in {r.value for r in EndReason}:
+        known = ", ".join(r.value for r in EndReason)
+        raise _fail(f"key 'outcome', key 'reason': unknown reason {brief(reason, 40)} (known: {known})")
+    scores = value.get("scores")
+    if scores is not None:
+        scores = _pair("key 'outcome', key 'scores'", scores, _number)
+    ending = value.get("ending")
+    if ending is not None:
+        ending = _text("key 'outcome', key 'ending'", ending)
+    try:
+        return Outcome(winner, EndReason(reason), scores, ending)
+    except ValueError as exc:
+        raise _fail(f"key 'outcome': {exc}") from None
+
+
+def _from_data(data: Mapping[str, Any]) -> PublicView:
+    """The view that ``data`` (a dict of the layout of :meth:`PublicView.to_dict`, any version) describes, checked."""
+    version = data.get("version")
+    if "format" in data and data["format"] != "crapette-view":
+        raise _fail(f"key 'format' must be \"crapette-view\", got {brief(data['format'], 40)}")
+    if "version" in data and (not isinstance(version, int) or isinstance(version, bool)):
+        raise _fail(f"key 'version' must be a whole number, got {_json_type(version)}")
+    if "version" in data and version not in _VERSION_KEYS:
+        raise _fail(f"unsupported version {brief(version, 20)} (this release reads versions 1 to {VIEW_FORMAT_VERSION})")
+    keys = _VERSION_KEYS[version if isinstance(version, int) and version in _VERSION_KEYS else VIEW_FORMAT_VERSION]
+    unknown = [k for k in data if k not in keys]
+    if unknown:
+        known = f"version {version} has no key" if keys is not _KEYS and unknown[0] in _KEYS else "unknown key"
+        raise _fail(f"{known} {brief(unknown[0], 40)} (known: {', '.join(keys)})")
+    for key in keys:
+        if key not in data and key not in _DERIVED:
+            raise _fail(f"missing key {key!r}")
+    version = int(data["version"])  # one of _VERSION_KEYS: checked above
+    try:
+        rules = parse_rules(_text("key 'rules'", data["rules"]))
+    except ParseError as exc:
+        raise _fail(f"key 'rules': {exc}") from None
+    except InvalidRulesError as exc:
+        raise InvalidRulesError(f"invalid view JSON: key 'rules': {exc}") from None
+    # The options of the earlier versions were written otherwise: the rules text says the same.
+    if version == VIEW_FORMAT_VERSION and "options" in data and data["options"] != rules_to_dict(rules):
+        options = data["options"]
+        if not isinstance(options, dict):
+            raise _fail(f"key 'options' must be an object, got {_json_type(options)}")
+        expected = rules_to_dict(rules)
+        wrong = next((k for k in (*expected, *options) if options.get(k, ...) != expected.get(k, ...)), "")
+        raise _fail(f"key 'options', option {brief(wrong, 40)}: not what the rules {brief(str(rules), 60)} say")
+    player = data["current_player"]
+    if type(player) is not int or player not in (0, 1):
+        raise _fail(f"key 'current_player' must be 0 or 1, got {brief(player, 20)}")
+    tops = _items("key 'reserve_tops'", data["reserve_tops"], 2)
+    counters = _items("key 'counters'", data.get("counters", [0] * len(rules.endings)), len(rules.endings))
+    outcome = _outcome(data["outcome"], version)
+    fields: dict[str, Any] = {
+        "rules": rules,
+        "current_player": player,
+        "move_count": _number("key 'move_count'", data["move_count"]),
+        "drawn": _flag("key 'drawn'", data["drawn"]),
+        "passes": _number("key 'passes'", data["passes"], 2),
+        "exhausted": _pair("key 'exhausted'", data["exhausted"], _flag),
+        "played": _pair("key 'played'", data["played"], _flag),
+        "counters": tuple(_number(f"key 'counters', item {i}", c) for i, c in enumerate(counters)),
+        "foundations": _piles("foundations", data["foundations"], 8),
+        "tableau": _piles("tableau", data["tableau"], 8),
+        "reserve_tops": tuple(
+            None if c is None else _card(f"key 'reserve_tops', item {i}", c) for i, c in enumerate(tops)
+        ),
+        "reserve_sizes": _pair("key 'reserve_sizes'", data["reserve_sizes"], _reserve_size),
+        "hand_sizes": _pair("key 'hand_sizes'", data["hand_sizes"], _hand_size),
+        "wastes": _piles("wastes", data["wastes"], 2),
+        "outcome": outcome,
+        "legal_moves": (),
+    }
+    if version >= 3:
+        known_hands = _items("key 'known_hands'", data["known_hands"], 2)
+        fields["known_hands"] = tuple(
+            None if h is None else _pile(f"key 'known_hands', item {i}", h) for i, h in enumerate(known_hands)
+        )
+        fields["known_reserve_cards"] = _piles("known_reserve_cards", data["known_reserve_cards"], 2)
+        fields["from_deal"] = _flag("key 'from_deal'", data["from_deal"])
+        fields["turn_moves"] = _moves("turn_moves", data["turn_moves"])
+    else:
+        # Before version 3 a view said nothing of what the game's history made known: nothing is.
+        fields["known_hands"] = tuple(None if n else () for n in fields["hand_sizes"])
+        fields["known_reserve_cards"] = tuple(() if top is None else (top,) for top in fields["reserve_tops"])
+    if "is_over" in data and _flag("key 'is_over'", data["is_over"]) != (outcome is not None):
+        raise _fail(f"key 'is_over' is {str(data['is_over']).lower()} but the outcome is {'null' if outcome is None else brief(str(outcome), 60)}")
+    # The legal moves of an earlier version were listed by the engine of its release, without the
+    # memory version 3 added: read, not compared; those of the position are the view's.
+    given = _moves("legal_moves", data["legal_moves"]) if "legal_moves" in data else None
+    if version < VIEW_FORMAT_VERSION:
+        given = None
+    # Every view that a valid state shows is the view of the state its dealer deals.
+    world = determinize(PublicView(**fields))
+    found = view(world)
+    if given is not None and given != found.legal_moves:
+        shown = " ".join(str(m) for m in found.legal_moves) or "none"
+        raise InvalidStateError(f"the view's legal moves are not those of its position ({brief(shown, 80)})")
+    fields["legal_moves"] = found.legal_moves
+    result = PublicView(**fields)
+    if found != result:
+        wrong = next(f.name for f in attrs.fields(PublicView) if getattr(found, f.name) != getattr(result, f.name))
+        raise InvalidStateError(f"the view's {wrong!r} is not what the rest of the view shows")
+    return result
+
+
+def _reserve_size(where: str, value: object) -> int:
+    return _number(where, value, 104)
+
+
+def _hand_size(where: str, value: object) -> int:
+    return _number(where, value, 104)
+
+
+# Stepping a view ---------------------------------------------------------------
+
+
+def view_moves(v: object) -> tuple[Move, ...]:
+    """The legal moves of ``v``, a view: :func:`~crapette.legal_moves` given what is not a state.
+
+    :raises TypeError: if ``v`` is not a PublicView.
+    """
+    if not isinstance(v, PublicView):
+        raise not_a_state("legal_moves", v) from None
+    return v.legal_moves
+
+
+def step_view(v: PublicView, move: Move) -> PublicView:
+    """The view after ``move``, a legal move that reveals nothing: :func:`~crapette.apply_move` given a view.
+
+    ``apply_move(view(state), move) == view(apply_move(state, move))`` for
+    every state and every legal move that turns up no card nobody has seen
+    (:func:`~crapette.reveals`): such a move leads to the same view whatever
+    the unseen cards are, so a client that holds only views follows a whole
+    turn segment, a hint's moves say, up to the move that reveals a card.
+    ``apply_move`` given a view calls this function.
+
+    >>> from crapette import apply_move, new_game, parse_move, view
+    >>> state = new_game("casual", seed=1)
+    >>> v = step_view(view(state), parse_move("T1-T0"))
+    >>> v == view(apply_move(state, parse_move("T1-T0"))), [str(m) for m in v.legal_moves]
+    (True, ['R0-T1', 'T0-T1', 'T2-T1', 'T3-T1', 'draw'])
+    >>> apply_move(v, parse_move("draw"))
+    Traceback (most recent call last):
+    ...
+    crapette.HiddenCardError: draw turns up the top card of player 0's hand, which the view does not show: apply it to the state
+
+    .. versionadded:: 0.3.0
+
+    :raises HiddenCardError: if ``move`` would turn up a card nobody has seen.
+    :raises IllegalMoveError: if ``move`` is not legal in ``v``.
+    :raises InvalidStateError: if no valid state shows ``v``.
+    :raises TypeError: if ``v`` is not a PublicView or ``move`` not a move.
+    """
+    try:
+        return _step(v, move)
+    except Exception as exc:
+        # apply_move calls this while it handles the AttributeError of a view's missing engine: not the story.
+        exc.__suppress_context__ = True
+        raise
+
+
+def _step(v: PublicView, move: Move) -> PublicView:
+    if not isinstance(v, PublicView):
+        raise TypeError(f"apply_move() expects a GameState or a PublicView, got {type(v).__name__}")
+    world = determinize(v)
+    if move in v.legal_moves and reveals(world, move):
+        player = v.current_player
+        if type(move) is Draw:
+            what = f"the top card of player {player}'s hand"
+        else:
+            what = f"the card under the top of player {player}'s reserve"
+        raise HiddenCardError(f"{move} turns up {what}, which the view does not show: apply it to the state", move=move)
+    return view(_apply_move(world, move))

@@ -8,7 +8,7 @@ import math
 import os
 import re
 import sys
-from typing import NamedTuple, NoReturn, cast
+from typing import Any, NamedTuple, NoReturn, cast
 
 from .. import GameState, Move, RuleSet, parse_rules
 from .._core.messages import brief
@@ -180,9 +180,47 @@ def _load_bot(spec: str) -> Bot:
         choose = None
     if not callable(choose):
         raise argparse.ArgumentTypeError(f"{shown} is not a bot: it has no choose(state) method")
+    if isinstance(found, type):
+        return _Made(cast(Bot, bot), spec)
     if type(bot).__repr__ is object.__repr__:
         return _Named(cast(Bot, bot), spec)
     return cast(Bot, bot)
+
+
+def remade(spec: str) -> Bot:
+    """The bot ``module:Class`` made again (in a worker, or as a fresh copy for a game): see :class:`_Made`."""
+    return _load_bot(spec)
+
+
+class _Made:
+    """A bot of one's own made from its class, as the docs say: with no arguments.
+
+    It travels as its spec: a worker process, and each game's fresh copy,
+    import the module and make the class again, with no arguments. Its
+    pickle or copy never calls the class with the arguments of its parents
+    (a subclass of a library bot whose ``__init__`` takes none).
+    """
+
+    def __init__(self, bot: Bot, spec: str) -> None:
+        self.bot = bot
+        self.spec = spec
+
+    def choose(self, state: GameState) -> Move:
+        return self.bot.choose(state)
+
+    def __getattr__(self, name: str) -> Any:
+        # What else the bot has (its game, hint): asked of the bot itself.
+        if name.startswith("__") or name in ("bot", "spec"):
+            raise AttributeError(name)
+        return getattr(self.bot, name)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (remade, (self.spec,))
+
+    def __repr__(self) -> str:
+        # The bot's own repr, when it names the bot's class (not object's, nor a library parent's); else the spec.
+        text = "" if type(self.bot).__repr__ is object.__repr__ else repr(self.bot)
+        return text if text.startswith(type(self.bot).__name__) else self.spec
 
 
 class _Named:

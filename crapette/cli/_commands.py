@@ -23,6 +23,7 @@ from .. import (
     new_game,
     parse_position,
 )
+from .._core.messages import brief
 from .._play.progress import progress
 from ..analysis import MISTAKE, MISTAKE_CHANCE, Review, reviews
 from ..bots import PlanningBot
@@ -35,7 +36,7 @@ from ..simulation import (
 from ..svg import render, write_html
 from ..text import render_text, verb_of
 from ._args import bot_of
-from ._common import MAX_LINE, Fail, colour_wanted, one_line
+from ._common import MAX_LINE, Fail, colour_wanted
 from ._files import read_record, shown_path, why_failed, write_file, writing
 
 
@@ -82,7 +83,8 @@ def run_simulate(args: argparse.Namespace, out: IO[str]) -> int:
     except SimulationError as error:  # before ValueError: IllegalBotMoveError is one
         if error.report.games:
             _print_report(error.report, args.json, out)
-        print(f"crapette simulate: {one_line(error)}", file=sys.stderr)
+        # The whole message, on one line: what failed, and for a broken pool why and what to do.
+        print(f"crapette simulate: {brief(error, 4000)}", file=sys.stderr)
         return 1
     except (ValueError, TypeError) as exc:
         raise Fail(str(exc)) from None
@@ -189,7 +191,7 @@ def run_replay(args: argparse.Namespace, stdin: IO[str], out: IO[str]) -> int:
             write_file(folder / f"state-{i:05d}.svg", render(state, perspective=args.perspective, highlight=highlight))
         print(f"wrote {playable} pictures to {shown_path(folder)}", file=out)
     if args.html:
-        _write_page(args.html, states(), moves, None, args.perspective, f"crapette: {head}")
+        _write_page(args.html, states(), moves, None, args.perspective, f"crapette: {head}", record.players)
         print(f"wrote {shown_path(args.html)}", file=out)
     if problem:
         raise Fail(f"the record stops being playable: {problem}")
@@ -203,10 +205,11 @@ def _write_page(
     notes: Iterable[str | None] | None,
     perspective: int,
     title: str,
+    names: tuple[str, str] | None,
 ) -> None:
-    """Write the HTML replay page to ``path`` as the states come, never holding it in memory."""
+    """Write the HTML replay page to ``path`` as the states come, never holding it in memory; the plates name the players."""
     with writing(path) as file:
-        write_html(states, moves, file, notes=notes, perspective=perspective, title=title)
+        write_html(states, moves, file, notes=notes, perspective=perspective, title=title, names=names)
 
 
 def _step(
@@ -282,7 +285,9 @@ def run_analyse(args: argparse.Namespace, out: IO[str]) -> int:
         for review in found:
             notes[review.index] = review.note
         title = f"crapette analysis: {_head(record)}"
-        _write_page(args.html, itertools.islice(record.states(), playable), moves, notes, args.perspective, title)
+        _write_page(
+            args.html, itertools.islice(record.states(), playable), moves, notes, args.perspective, title, record.players
+        )
         print(f"wrote {shown_path(args.html)}", file=sys.stderr if args.json else out)
     if interrupted:
         done = found[-1].end + 1 if found else 0

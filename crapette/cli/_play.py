@@ -26,7 +26,7 @@ from .._core.messages import brief
 from .._play.progress import isatty
 from ..bots import PlanningBot
 from ..text import render_text
-from ..wording import describe_end, describe_illegal, describe_move, describe_played
+from ..wording import describe_end, describe_illegal, describe_move, describe_played, group_moves
 from ._args import BotChoice, bot_of
 from ._common import MAX_LINE, Fail, colour_wanted, one_line, visible
 from ._files import read_record, shown_path, write_file, write_new
@@ -401,23 +401,9 @@ class Session:
         if self.game.is_over:
             self.say("The game is over: there are no moves.")
             return
-        state = self.game.state
-        # Moves of one card to equivalent piles (any empty foundation, say) share a line.
-        rows: list[tuple[list[int], list[Move], str]] = []
-        for number, move in enumerate(self.game.legal_moves, 1):
-            text = describe_move(state, move, names=self.subjects)
-            source = getattr(move, "source", None)
-            last = rows[-1][1][-1] if rows else None
-            if rows and rows[-1][2] == text and source is not None and getattr(last, "source", None) is source:
-                rows[-1][0].append(number)
-                rows[-1][1].append(move)
-            else:
-                rows.append(([number], [move], text))
-        lines = []
-        for numbers, moves, text in rows:
-            shown = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
-            notation = " ".join(str(m) for m in moves) if len(moves) <= 2 else f"{moves[0]} ... {moves[-1]}"
-            lines.append((shown, notation, text))
+        # Moves of one card to piles the words do not tell apart (any empty foundation, say) share a line.
+        groups = group_moves(self.game.state, self.game.legal_moves, names=self.subjects)
+        lines = [(group.numbers, group.notation, group.text) for group in groups]
         left = max(len(shown) for shown, _, _ in lines)
         middle = max(8, *(len(notation) for _, notation, _ in lines))
         self.say("Your legal moves (type the move or its number):")

@@ -9,6 +9,7 @@ import pytest
 
 from crapette import (
     ALL_PILES,
+    Game,
     IllegalMoveError,
     apply_move,
     explain_illegal,
@@ -104,11 +105,11 @@ def test_illegal_moves_carry_the_move_and_the_reason_and_read_in_symbols() -> No
     assert plain.move is None and plain.reason is None
 
 
-def test_legal_moves_of_a_view_points_to_the_views_own_list() -> None:
+def test_legal_moves_of_a_view_are_the_views_own_list() -> None:
     state = new_game("casual", seed=1)
-    with pytest.raises(TypeError, match=r"got PublicView; a PublicView holds its legal moves in \.legal_moves"):
-        legal_moves(view(state))  # type: ignore[arg-type]
-    assert view(state).legal_moves == legal_moves(state)
+    assert legal_moves(view(state)) == view(state).legal_moves == legal_moves(state)
+    with pytest.raises(TypeError, match=r"got Game; a Game holds its legal moves in \.legal_moves"):
+        legal_moves(Game("casual", seed=1))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -125,3 +126,36 @@ def test_legal_moves_of_a_view_points_to_the_views_own_list() -> None:
 def test_bad_arguments_are_type_errors(call: object, message: str) -> None:
     with pytest.raises(TypeError, match=message.replace("(", r"\(").replace(")", r"\)")):
         call()  # type: ignore[operator]
+
+
+def test_group_moves_puts_one_cards_moves_to_piles_the_words_do_not_tell_apart_together() -> None:
+    from crapette.wording import MoveGroup, group_moves
+
+    state = new_game("classic", seed=4)
+    groups = group_moves(state, names=("you", "the bot"))
+    assert group_moves(view(state), names=("you", "the bot")) == groups
+    assert [g.moves for g in groups] == [legal_moves(state)[i : i + 8] for i in (0, 8, 16, 24)]
+    assert [(g.start, g.numbers, g.text) for g in groups][1] == (8, "9-16", "A♠ onto an empty foundation")
+    # Every legal move is in exactly one group, in order.
+    assert tuple(m for g in groups for m in g.moves) == legal_moves(state)
+    # A card that may go to several empty tableau piles: one line, not one per pile.
+    for seed in range(200):
+        for s in random_states("casual", seed, 60):
+            moves = [m for m in legal_moves(s) if describe_move(s, m).endswith("onto an empty pile")]
+            sources = {getattr(m, "source", None) for m in moves}
+            if len(moves) > len(sources) > 0:
+                empties = [g for g in group_moves(s) if g.text.endswith("onto an empty pile")]
+                assert len(empties) == len(sources) and all(isinstance(g, MoveGroup) for g in empties)
+                return
+    raise AssertionError("no state with a card for several empty tableau piles")
+
+
+def test_group_moves_refuses_what_is_not_a_table_or_a_move() -> None:
+    from crapette.wording import group_moves
+
+    state = new_game("classic", seed=4)
+    with pytest.raises(TypeError, match="group_moves\\(\\) expects a GameState or a PublicView"):
+        group_moves("classic")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="group_moves\\(\\) expects a Move"):
+        group_moves(state, ["draw"])  # type: ignore[list-item]
+    assert group_moves(state, []) == ()

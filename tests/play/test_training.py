@@ -266,6 +266,7 @@ def test_the_command_generates_fits_and_measures_end_to_end(tmp_path: Path, caps
     out = capsys.readouterr()
     samples = Samples.load(data)
     assert out.out == f"{len(samples)} samples from 3 games -> {data}\n" and "3/3 games" in out.err
+    assert "\r" not in out.err and out.err.endswith("\n")  # in a pipe: whole lines, not a line redrawn
     assert _same(samples, generate("classic", 3, seed=5, max_moves=300))
 
     fit_command = ["fit", data, "--hidden", "4", "--epochs", "2", "--name", "classic", "--out", net_path]
