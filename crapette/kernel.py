@@ -45,7 +45,9 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
+import warnings
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from . import _engine, _turns
@@ -138,6 +140,27 @@ def _describe(rules: RuleSet) -> tuple[Any, ...] | None:
     )
 
 
+#: The note the install leaves where it could not build the kernel (see setup.py): why, in one line.
+_NOT_BUILT = Path(__file__).with_name("_ckernel_not_built.txt")
+
+
+def _not_built(note: Path) -> tuple[str, bool]:
+    """Why the kernel is not built, and whether to warn: the install's note says it could not build it.
+
+    >>> _not_built(Path("no-such-note.txt"))
+    ('the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs', False)
+    """
+    try:
+        why = note.read_text(encoding="utf-8").strip()
+    except OSError:
+        return "the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs", False
+    return (
+        f"the compiled kernel was not built at install ({why}): the pure-Python engine runs, "
+        "with the same results, only slower (a C compiler and Python's headers at install build it; "
+        "CRAPETTE_PURE=1 chooses the pure-Python engine and silences this)"
+    ), True
+
+
 def _load() -> tuple[Any, str]:
     if os.environ.get("CRAPETTE_PURE", "").strip() not in ("", "0"):
         return None, "CRAPETTE_PURE is set: the pure-Python engine runs"
@@ -145,7 +168,10 @@ def _load() -> tuple[Any, str]:
         from . import _ckernel
     except ImportError as exc:
         if importlib.util.find_spec(f"{__package__}._ckernel") is None:
-            return None, "the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs"
+            why, warn = _not_built(_NOT_BUILT)
+            if warn:
+                warnings.warn(f"crapette: {why}", RuntimeWarning, stacklevel=2)
+            return None, why
         return None, f"the compiled kernel does not load ({exc}): the pure-Python engine runs"
     fields = ("rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played",
               "counters", "hand_known", "reserve_known", "from_deal", "turn_moves", "_engine")
