@@ -83,14 +83,24 @@ class OptionalBuildExt(build_ext):
             os.remove(path)
 
     def _skip(self, exc: BaseException) -> None:
-        why = " ".join(f"{type(exc).__name__}: {exc}".split())
-        why = why if len(why) <= 300 else why[:299] + "…"
-        self.distribution.kernel_error = why
         print(
-            f"crapette: the compiled kernel could not be built ({why}); "
+            f"crapette: the compiled kernel could not be built ({type(exc).__name__}: {exc}); "
             "the pure-Python engine will run (the same results, only slower)",
             file=sys.stderr,
         )
+        self.distribution.kernel_error = _why(exc)
+
+
+def _why(exc: BaseException) -> str:
+    """``exc`` in one short line: a command that failed is named by its program and status, not its arguments."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        command, status = getattr(seen, "cmd", None), getattr(seen, "returncode", None)
+        if isinstance(command, (list, tuple)) and command and status is not None:
+            return f"{type(exc).__name__}: {os.path.basename(str(command[0]))} exited with status {status}"
+        seen = seen.__cause__ or seen.__context__
+    why = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return why if len(why) <= 200 else why[:199] + "…"
 
 
 class KernelWheel(bdist_wheel):

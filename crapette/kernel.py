@@ -140,20 +140,21 @@ def _describe(rules: RuleSet) -> tuple[Any, ...] | None:
     )
 
 
-#: The note the install leaves where it could not build the kernel (see setup.py): why, in one line.
-_NOT_BUILT = Path(__file__).with_name("_ckernel_not_built.txt")
+#: Where the install leaves a note when it could not build the kernel (see setup.py): why, in one line.
+#: A strict editable install links the package's files, and the note is beside the linked-to source.
+_NOT_BUILT = (Path(__file__).with_name("_ckernel_not_built.txt"), Path(__file__).resolve().with_name("_ckernel_not_built.txt"))
 
 
-def _not_built(note: Path) -> tuple[str, bool]:
+def _not_built(notes: Sequence[Path]) -> tuple[str, bool]:
     """Why the kernel is not built, and whether to warn: the install's note says it could not build it.
 
-    >>> _not_built(Path("no-such-note.txt"))
+    >>> _not_built([Path("no-such-note.txt")])
     ('the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs', False)
     """
-    try:
-        why = note.read_text(encoding="utf-8").strip()
-    except OSError:
+    found = [note for note in notes if note.is_file()]
+    if not found:
         return "the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs", False
+    why = found[0].read_text(encoding="utf-8").strip()
     return (
         f"the compiled kernel was not built at install ({why}): the pure-Python engine runs, "
         "with the same results, only slower (a C compiler and Python's headers at install build it; "
