@@ -25,8 +25,11 @@ True
 >>> crapette.kernel.supports("classic") == (crapette.kernel.engine() == "kernel")
 True
 
-The environment variable ``CRAPETTE_PURE=1`` (set before crapette is
-imported) forces the pure-Python engine; :data:`REASON` then says so.
+Where the install could not build the kernel, it leaves a note of why in
+the package, and importing this module (which crapette does) says so in a
+:class:`RuntimeWarning`, as :data:`REASON` does. The environment variable
+``CRAPETTE_PURE=1`` (set before crapette is imported) forces the pure-Python
+engine, without a warning; :data:`REASON` then says so.
 :func:`set_enabled` switches the kernel off and on again within a process,
 which benchmarks and tests use to compare the two.
 
@@ -171,7 +174,10 @@ def _load() -> tuple[Any, str]:
         if importlib.util.find_spec(f"{__package__}._ckernel") is None:
             why, warn = _not_built(_NOT_BUILT)
             if warn:
-                warnings.warn(f"crapette: {why}", RuntimeWarning, stacklevel=2)
+                try:
+                    warnings.warn(f"crapette: {why}", RuntimeWarning, stacklevel=2)
+                except RuntimeWarning:   # warnings made errors (-W error): crapette imports all the same
+                    pass
             return None, why
         return None, f"the compiled kernel does not load ({exc}): the pure-Python engine runs"
     fields = ("rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played",

@@ -95,6 +95,10 @@ def test_an_install_that_could_not_build_the_kernel_says_so_when_crapette_is_imp
     engine, reason = done.stdout.splitlines()
     assert engine == "python" and reason.startswith("the compiled kernel was not built at install (CompileError: no C compiler)")
     assert f"RuntimeWarning: crapette: {reason}" in done.stderr
+    # A program that makes warnings errors imports crapette all the same.
+    done = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path, env={**env, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0 and done.stdout.splitlines() == [engine, reason], done.stderr
     # Choosing the pure-Python engine silences it; without the note (a source tree never built), nothing is said.
     for extra, remove in (({"CRAPETTE_PURE": "1"}, False), ({}, True)):
         if remove:
