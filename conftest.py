@@ -13,9 +13,11 @@ _NEEDS = {
 collect_ignore = [path for path, module in _NEEDS.items() if importlib.util.find_spec(module) is None]
 
 
-def pytest_report_header() -> str:
-    """Say which engine runs: the compiled kernel or the pure-Python engine (crapette.kernel)."""
+def pytest_report_header() -> list[str]:
+    """Say which crapette the tests import, and which engine runs: the compiled kernel or pure Python (crapette.kernel)."""
+    import os
+
     import crapette.kernel
 
     why = f" ({crapette.kernel.REASON})" if crapette.kernel.REASON else ""
-    return f"crapette engine: {crapette.kernel.engine()}{why}"
+    return [f"crapette: {os.path.dirname(crapette.__file__)}", f"crapette engine: {crapette.kernel.engine()}{why}"]

@@ -25,8 +25,11 @@ True
 >>> crapette.kernel.supports("classic") == (crapette.kernel.engine() == "kernel")
 True
 
-The environment variable ``CRAPETTE_PURE=1`` (set before crapette is
-imported) forces the pure-Python engine; :data:`REASON` then says so.
+Where the install could not build the kernel, it leaves a note of why in
+the package, and importing this module (which crapette does) says so in a
+:class:`RuntimeWarning`, as :data:`REASON` does. The environment variable
+``CRAPETTE_PURE=1`` (set before crapette is imported) forces the pure-Python
+engine, without a warning; :data:`REASON` then says so.
 :func:`set_enabled` switches the kernel off and on again within a process,
 which benchmarks and tests use to compare the two.
 
@@ -45,7 +48,9 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
+import warnings
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ._core import engine as _engine
@@ -139,6 +144,28 @@ def _describe(rules: RuleSet) -> tuple[Any, ...] | None:
     )
 
 
+#: Where the install leaves a note when it could not build the kernel (see setup.py): why, in one line.
+#: A strict editable install links the package's files, and the note is beside the linked-to source.
+_NOT_BUILT = (Path(__file__).with_name("_ckernel_not_built.txt"), Path(__file__).resolve().with_name("_ckernel_not_built.txt"))
+
+
+def _not_built(notes: Sequence[Path]) -> tuple[str, bool]:
+    """Why the kernel is not built, and whether to warn: the install's note says it could not build it.
+
+    >>> _not_built([Path("no-such-note.txt")])
+    ('the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs', False)
+    """
+    found = [note for note in notes if note.is_file()]
+    if not found:
+        return "the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs", False
+    why = found[0].read_text(encoding="utf-8").strip()
+    return (
+        f"the compiled kernel was not built at install ({why}): the pure-Python engine runs, "
+        "with the same results, only slower (a C compiler and Python's headers at install build it; "
+        "CRAPETTE_PURE=1 chooses the pure-Python engine and silences this)"
+    ), True
+
+
 def _load() -> tuple[Any, str]:
     if os.environ.get("CRAPETTE_PURE", "").strip() not in ("", "0"):
         return None, "CRAPETTE_PURE is set: the pure-Python engine runs"
@@ -146,7 +173,13 @@ def _load() -> tuple[Any, str]:
         from . import _ckernel
     except ImportError as exc:
         if importlib.util.find_spec(f"{__package__}._ckernel") is None:
-            return None, "the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs"
+            why, warn = _not_built(_NOT_BUILT)
+            if warn:
+                try:
+                    warnings.warn(f"crapette: {why}", RuntimeWarning, stacklevel=2)
+                except RuntimeWarning:   # warnings made errors (-W error): crapette imports all the same
+                    pass
+            return None, why
         return None, f"the compiled kernel does not load ({exc}): the pure-Python engine runs"
     fields = ("rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played",
               "counters", "hand_known", "reserve_known", "from_deal", "turn_moves", "_engine")

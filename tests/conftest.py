@@ -41,13 +41,15 @@ from crapette import (
 from crapette._core.moves import PLAYS, STACKS
 from crapette.strategies import presets, rulesets
 
-# The default profile draws the same examples on every run and machine, so the
-# suite passes or fails alike everywhere; HYPOTHESIS_PROFILE=thorough draws
-# new random examples, a thousand a test, to hunt for what the fixed ones miss.
+# The default profile draws the same examples on every run and machine (and in
+# every pytest-xdist worker), so the suite passes or fails alike everywhere, and
+# few of them, so that it runs in a minute; HYPOTHESIS_PROFILE=thorough draws new
+# random examples, a thousand a test (tests that set their own count scale it
+# with ``examples``), to hunt for what the fixed ones miss.
 settings.register_profile(
     "ci",
     deadline=None,
-    max_examples=25,
+    max_examples=15,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -120,7 +120,7 @@ def test_the_stability_page_names_every_public_module_of_the_package() -> None:
         for info in pkgutil.walk_packages([str(package)], prefix="crapette.")
         if not any(part.startswith("_") for part in info.name.split("."))
     }
-    page = (package.parent / "docs" / "stability.rst").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parent.parent / "docs" / "stability.rst").read_text(encoding="utf-8")
     named = set(re.findall(r":mod:`(crapette\.[\w.]+)`", page))
     assert public - named == set(), f"docs/stability.rst leaves out {sorted(public - named)}"
 

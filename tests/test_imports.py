@@ -45,7 +45,8 @@ OPTIONAL = {
 }
 
 
-ROOT = PACKAGE.parent
+#: The repository (the tests may import an installed crapette, whose folder is elsewhere).
+ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = ROOT / "docs" / "architecture.rst"
 
 #: The layers of docs/architecture.rst, from the bottom up.

@@ -18,6 +18,7 @@ from hypothesis.stateful import (
     rule,
 )
 
+from conftest import examples
 from crapette import (
     ALL_CARDS,
     GameRecord,
@@ -159,7 +160,7 @@ class GameWalk(RuleBasedStateMachine):
 
 
 GameWalk.TestCase.settings = settings(
-    max_examples=30,
+    max_examples=examples(6 / 5),
     stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

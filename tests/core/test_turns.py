@@ -30,7 +30,7 @@ from crapette import (
     view,
     turn_ends,
 )
-from conftest import draw_or_end, forget, random_states, turned_over
+from conftest import draw_or_end, examples, forget, random_states, turned_over
 from crapette._core.shapes import pile_groups
 from crapette.bots import GreedyBot
 from crapette.strategies import game_states, presets, rulesets
@@ -268,7 +268,7 @@ def _assert_sound(state: GameState, ends: tuple[TurnEnd, ...]) -> None:
         keys.add(key)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6 / 5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(state=game_states(rules=presets() | rulesets(), max_moves=150))
 def test_turn_ends_every_sequence_applies_and_no_two_ends_are_equal(state: GameState) -> None:
     _assert_sound(state, turn_ends(state, limit=150))

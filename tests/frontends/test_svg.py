@@ -45,7 +45,7 @@ from crapette import (
     parse_position,
     view,
 )
-from conftest import random_states
+from conftest import examples, random_states
 from crapette.svg import render, render_html, write_html
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -196,7 +196,7 @@ def test_render_has_no_ids_that_could_clash_between_pictures_on_one_page() -> No
     assert [e for e in root.iter() if "id" in e.attrib] == []
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(6 / 5), deadline=None)
 @given(games, st.sampled_from([0, 1]))
 def test_every_visible_card_is_drawn_exactly_once(state: GameState, perspective: int) -> None:
     root = ET.fromstring(render(state, perspective=perspective))
@@ -228,7 +228,7 @@ def test_card_backs_take_the_colour_of_each_players_deck() -> None:
 # Hidden information ----------------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(6 / 5), deadline=None)
 @given(games)
 def test_no_face_down_card_is_named_anywhere(state: GameState) -> None:
     svg = render(state, highlight=legal_moves(state))
@@ -242,7 +242,7 @@ def test_no_face_down_card_is_named_anywhere(state: GameState) -> None:
             assert f"{card.rank.symbol}{card.suit.symbol}" not in text
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(6 / 5), deadline=None)
 @given(games, st.randoms(use_true_random=False))
 def test_reordering_the_face_down_cards_changes_nothing_in_the_picture(
     state: GameState, rng: random.Random
@@ -389,7 +389,7 @@ def test_a_move_and_its_way_back_are_drawn_apart() -> None:
     assert distance(there.point(0.5), back.point(0.5)) >= 15
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(4 / 5), deadline=None)
 @given(games, st.sampled_from([0, 1]))
 def test_every_legal_move_gets_an_arrow_of_its_own(state: GameState, perspective: int) -> None:
     moves = legal_moves(state)
@@ -600,7 +600,7 @@ def _face_up_anywhere(states: list[GameState]) -> set[str]:
     return {str(c) for state in states for c in visible_cards(state)}
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(2 / 5), deadline=None)
 @given(st.sampled_from(["casual", "classic"]), st.integers(0, 10_000), st.integers(0, 120))
 def test_html_names_no_card_that_lies_face_down_throughout(preset: str, seed: int, length: int) -> None:
     states, moves = _replay(length, preset, seed)
@@ -613,7 +613,7 @@ def test_html_names_no_card_that_lies_face_down_throughout(preset: str, seed: in
         assert str(card) not in single
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(2 / 5), deadline=None)
 @given(st.sampled_from(["casual", "classic"]), st.integers(0, 10_000), st.integers(0, 80),
        st.randoms(use_true_random=False))
 def test_html_is_the_same_whatever_the_order_of_the_face_down_cards(
@@ -787,6 +787,7 @@ def _drawn_by_render(state: GameState, move: Move | None) -> list[list[str | Non
     return drawn
 
 
+@pytest.mark.browser
 def test_html_steps_through_the_game_in_a_browser(tmp_path: Path) -> None:
     webdriver, options = _browser()
     from selenium.webdriver.common.by import By
@@ -838,6 +839,7 @@ def test_html_steps_through_the_game_in_a_browser(tmp_path: Path) -> None:
         driver.quit()
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (390, 844), (1920, 1080)])
 def test_the_whole_table_shows_in_the_window_and_grows_with_it(tmp_path: Path, width: int, height: int) -> None:
     webdriver, options = _browser()

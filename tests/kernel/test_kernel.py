@@ -12,8 +12,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -23,6 +25,7 @@ from hypothesis import strategies as st
 
 from conftest import examples
 from kernel_sweep import check_position, pure, sweep
+import crapette
 from crapette import (
     Build,
     Card,
@@ -76,6 +79,33 @@ def test_crapette_pure_forces_the_python_engine() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("python False CRAPETTE_PURE is set")
+
+
+def test_an_install_that_could_not_build_the_kernel_says_so_when_crapette_is_imported(tmp_path: Path) -> None:
+    # The package as a wheel built without a compiler has it: no compiled kernel, and the build's note of why.
+    package = tmp_path / "crapette"
+    shutil.copytree(Path(crapette.__file__).parent, package, ignore=shutil.ignore_patterns(
+        "_ckernel*.so", "_ckernel*.pyd", "_ckernel_not_built.txt", "__pycache__"))
+    (package / "_ckernel_not_built.txt").write_text("CompileError: no C compiler\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("CRAPETTE_PURE", "PYTHONWARNINGS")}
+    code = "import crapette.kernel as k; print(k.engine()); print(k.REASON)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path, env={**env, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    engine, reason = done.stdout.splitlines()
+    assert engine == "python" and reason.startswith("the compiled kernel was not built at install (CompileError: no C compiler)")
+    assert f"RuntimeWarning: crapette: {reason}" in done.stderr
+    # A program that makes warnings errors imports crapette all the same.
+    done = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path, env={**env, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0 and done.stdout.splitlines() == [engine, reason], done.stderr
+    # Choosing the pure-Python engine silences it; without the note (a source tree never built), nothing is said.
+    for extra, remove in (({"CRAPETTE_PURE": "1"}, False), ({}, True)):
+        if remove:
+            (package / "_ckernel_not_built.txt").unlink()
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                              cwd=tmp_path, env={**env, **extra, "PYTHONPATH": str(tmp_path)})
+        assert done.returncode == 0 and done.stdout.startswith("python\n") and "Warning" not in done.stderr, done.stderr
 
 
 @needs_kernel
@@ -215,13 +245,13 @@ def _positions(rules: str, seed: int, count: int) -> list[GameState]:
     while not state.is_over and len(found) < count:
         found.append(state)
         state = apply_move(state, bot.choose(state))
-    return found[::5]
+    return found[::10]
 
 
 @needs_kernel
 @pytest.mark.parametrize("rules", ["classic", "casual", "classic(revisits=false)"])
 def test_the_bots_choose_the_same_moves_in_both_engines(rules: str) -> None:
-    positions = _positions(rules, 3, 150)
+    positions = _positions(rules, 3, 150)   # 15 positions: the bots search from each in both engines
     bots: list[Any] = [GreedyBot(), SearchBot(seed=2, budget=60), PlanningBot(seed=2, playouts=80)]
     kernel_moves = [[bot.choose(state) for state in positions] for bot in bots]
     with pure():

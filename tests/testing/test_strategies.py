@@ -11,6 +11,7 @@ from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
+from conftest import examples
 import crapette
 from crapette import (
     Build,
@@ -32,7 +33,7 @@ from crapette.strategies import (
     rulesets,
 )
 
-FAST = settings(max_examples=25, deadline=None)
+FAST = settings(max_examples=examples(1), deadline=None)
 FIND = settings(max_examples=500, database=None, deadline=None)
 
 

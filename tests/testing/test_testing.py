@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 import pytest
-from conftest import with_piles
+from conftest import examples, with_piles
 from hypothesis import given, settings
 
 import crapette._core.engine
@@ -50,7 +50,7 @@ def test_check_ruleset_plays_each_preset_to_the_end(preset: str) -> None:
     assert summary.moves > 100
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(1 / 2), deadline=None)
 @given(rulesets())
 def test_check_ruleset_passes_on_random_option_combinations(rules: RuleSet) -> None:
     summary = check_ruleset(rules, games=1, max_moves=150, illegal_samples=3)

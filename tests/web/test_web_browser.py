@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.browser
+
 pytest.importorskip("starlette", reason="the web example needs the 'web' extra: pip install '.[web]'")
 pytest.importorskip("uvicorn", reason="the web example needs the 'web' extra: pip install '.[web]'")
 pytest.importorskip("selenium", reason="the browser tests need Selenium: pip install '.[browser]'")
