@@ -562,13 +562,6 @@ class InvariantViolation(AssertionError):
             (self.invariant, self.detail, self.position, self.move, self.seed, self.moves, self.game),
         )
 
-
-def _rebuild_violation(
-    invariant: str, detail: str, position: str | None, move: Move | None, seed: int | None,
-    moves: tuple[Move, ...], game: str | None,
-) -> InvariantViolation:
-    return InvariantViolation(invariant, detail, position=position, move=move, seed=seed, moves=moves, game=game)
-
     def _in_game(self, seed: int, moves: Sequence[Move], game: str | None = None) -> InvariantViolation:
         return InvariantViolation(
             self.invariant,
@@ -579,6 +572,13 @@ def _rebuild_violation(
             moves=moves,
             game=game,
         )
+
+
+def _rebuild_violation(
+    invariant: str, detail: str, position: str | None, move: Move | None, seed: int | None,
+    moves: tuple[Move, ...], game: str | None,
+) -> InvariantViolation:
+    return InvariantViolation(invariant, detail, position=position, move=move, seed=seed, moves=moves, game=game)
 
 
 def _position_of(state: GameState | None) -> str | None:
