@@ -1,7 +1,7 @@
 """new_game, legal_moves, apply_move: the one place where the rules are enforced.
 
 The rule parts of a :class:`~crapette.RuleSet` are compiled once per (rules,
-player) into a plan (``crapette._plan``): building rules become tables of the card keys each top
+player) into its :class:`CompiledRules` (``crapette._plan``): building rules become tables of the card keys each top
 card accepts, so the hot path (``legal_moves`` and ``apply_move``) looks cards
 up in small indexes whatever the building rules are, and builds states
 positionally, sharing every unchanged pile with the previous state. It never
@@ -35,13 +35,13 @@ from ._moves import (
 from ._outcome import check_number
 from ._parts import Build, is_built_in
 from ._plan import (
+    COMPILED_RULES,
     FOUNDATIONS,
-    PLANS,
     TABLEAU,
-    Plan,
+    CompiledRules,
+    compiled_rules,
     foundation_index,
     next_tableau,
-    plans,
     refound,
     tableau_of,
 )
@@ -151,10 +151,10 @@ def probe_play(rules: RuleSet) -> None:
         raise
 
 
-def _plans_of(rules: RuleSet) -> tuple[Plan, Plan]:
-    """The plans of ``rules``, compiled the first time they are played (their parts of one's own tried first)."""
+def _plans_of(rules: RuleSet) -> tuple[CompiledRules, CompiledRules]:
+    """``rules`` compiled, the first time they are played (their parts of one's own tried first)."""
     probe_play(rules)
-    return plans(rules)
+    return compiled_rules(rules)
 
 
 def new_game(
@@ -271,7 +271,7 @@ def python_moves(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
         return ()
     piles = state.piles
     rules = state.rules
-    plan = (PLANS.get(rules) or _plans_of(rules))[state.current_player]
+    plan = (COMPILED_RULES.get(rules) or _plans_of(rules))[state.current_player]
     drawn = state.drawn
     restricted = plan.drawn_first and drawn
     # The piles whose top card the player may move, in the order of the moves.
@@ -342,7 +342,7 @@ def python_moves(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
         _stack_moves(piles, plan, accept, empty, moves, run)
 
     # Draw and End turn (exclusive: End turn needs a drawn card on the waste, R7 forbids Draw then).
-    if not (plan.fill_first and empty and piles[plan.res]):
+    if not (plan.fill_empty_first and empty and piles[plan.res]):
         if drawn:
             if plan.end_turn:
                 moves.append(END_TURN)
@@ -375,7 +375,7 @@ _FRESH: Run = (_NONE, _NONE, 0)
 _FULL: Run = (_NONE, frozenset(range(104)), -1)
 
 
-def _unrepeated(plan: Plan, piles: Piles, sid: int, count: int, mask: int, run: Run) -> int:
+def _unrepeated(plan: CompiledRules, piles: Piles, sid: int, count: int, mask: int, run: Run) -> int:
     """The tableau piles in ``mask`` that the top ``count`` cards of ``sid`` may go to without recreating a
     position the turn reached before (the position itself: see the callers). Only called when the
     bottom card that moves is one that moved earlier in the turn (else no earlier position can recur)."""
@@ -408,7 +408,7 @@ _POPCOUNT = tuple(bin(mask).count("1") for mask in range(256))
 
 
 def _stack_moves(
-    piles: Piles, plan: Plan, accept: dict[int, int], empty: int, moves: list[Move], run: Run | None
+    piles: Piles, plan: CompiledRules, accept: dict[int, int], empty: int, moves: list[Move], run: Run | None
 ) -> None:
     if plan.stack_unlimited:
         onto_card = onto_empty = MAX_STACK
@@ -445,7 +445,7 @@ def _stack_moves(
             k += 1
 
 
-def _has_target(state: GameState, cache: list[Any], plan: Plan, card: Card) -> bool:
+def _has_target(state: GameState, cache: list[Any], plan: CompiledRules, card: Card) -> bool:
     """Whether ``card`` can be played anywhere under the building rules (compulsion aside).
 
     Uses the indexes in ``cache``, whose foundations and tableau equal those of ``state``.
@@ -508,7 +508,7 @@ def python_apply(state: GameState, cache: list[Any], move: Move) -> GameState:
     rules = state.rules
     piles = state.piles
     player = state.current_player
-    plan = (PLANS.get(rules) or plans(rules))[player]
+    plan = (COMPILED_RULES.get(rules) or compiled_rules(rules))[player]
     drawn = state.drawn
     exhausted = state.exhausted
     played = state.played
@@ -646,7 +646,7 @@ def install(lister: Any = None, applier: Any = None) -> None:
     _applier = python_apply if applier is None else applier
 
 
-def _track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[tuple[Move, ...], Any, Any]:
+def _track(state: GameState, cache: list[Any], plan: CompiledRules, move: Move) -> tuple[tuple[Move, ...], Any, Any]:
     """Under revisits=false: the next state's turn moves, and what the engine keeps of its run (SEEN, SHAPE)."""
     piles = state.piles
     cls = type(move)
@@ -674,7 +674,7 @@ def _track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[
 
 
 def _shuttle(
-    state: GameState, cache: list[Any], plan: Plan, move: Move, source: int, target: int, count: int
+    state: GameState, cache: list[Any], plan: CompiledRules, move: Move, source: int, target: int, count: int
 ) -> tuple[tuple[Move, ...], Run, int]:
     """The turn moves and the run of the state after ``move``, a move between tableau piles (revisits=false)."""
     seen, moved, key = _run(state, cache)
@@ -717,7 +717,7 @@ def _turn_problem(state: GameState) -> str:
         back[source] = back[source] + cards[len(cards) - k :]
         back[target] = cards[: len(cards) - k]
     rules = state.rules
-    plan = plans(rules)[state.current_player]
+    plan = compiled_rules(rules)[state.current_player]
     start = state.move_count - len(moves)
     fields = (rules, tuple(back), state.current_player, start, state.drawn, 0, state.exhausted, state.played,
               state.counters, state.hand_known, state.reserve_known, state.from_deal, ())
@@ -800,7 +800,7 @@ def _rule_broken(state: GameState, move: Move) -> str:
     rules = state.rules
     piles = state.piles
     p = state.current_player
-    plan = plans(rules)[p]
+    plan = compiled_rules(rules)[p]
     if isinstance(move, Pass):
         legal = legal_moves(state)
         return f"Pass is legal only with no other move, and player {p} has {len(legal)}, e.g. {legal[0]}"
@@ -850,7 +850,7 @@ def _rule_broken(state: GameState, move: Move) -> str:
     return ""
 
 
-def _source_problem(state: GameState, plan: Plan, source: object) -> str:
+def _source_problem(state: GameState, plan: CompiledRules, source: object) -> str:
     p = state.current_player
     pile = ALL_PILES[source.id]  # type: ignore[attr-defined]
     if pile.kind in (PileKind.RESERVE, PileKind.WASTE) and pile.index != p:
@@ -870,7 +870,7 @@ def _source_problem(state: GameState, plan: Plan, source: object) -> str:
     return ""
 
 
-def _stack_problem(state: GameState, plan: Plan, move: MoveStack) -> str:
+def _stack_problem(state: GameState, plan: CompiledRules, move: MoveStack) -> str:
     if not state.rules.stack_moves:
         return "stack moves are not part of these rules: only top cards move"
     piles = state.piles

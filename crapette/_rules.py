@@ -226,8 +226,10 @@ class RuleSet:
 
         >>> [o.name for o in RuleSet.options()][:3]
         ['reserve_size', 'first_player', 'tableau_sources']
+
+        A subclass with options of its own lists them too (after these).
         """
-        return _options()
+        return _options(cls)
 
     @classmethod
     def casual(cls) -> RuleSet:
@@ -293,10 +295,10 @@ class RuleSet:
     _repr_pretty_ = repr_pretty
 
 
-@functools.lru_cache(maxsize=1)
-def _options() -> tuple[Option, ...]:
+@functools.lru_cache(maxsize=16)
+def _options(cls: type[RuleSet] = RuleSet) -> tuple[Option, ...]:
     out = []
-    for field in attrs.fields(RuleSet):
+    for field in attrs.fields(cls):
         kind, doc = field.metadata["crapette.option"]
         out.append(Option(name=field.name, default=field.default, doc=doc, kind=kind))
     return tuple(out)

@@ -235,7 +235,7 @@ int k_moves(const KRules *R, const KPos *P, uint16_t *out) {
     }
     if (R->stack_moves && !restricted && (empty || R->stack_unlimited)) n = stack_moves(R, P, empty, rp, out, n);
     if (rp != NULL) run_free(rp);
-    if (!(R->fill_first && empty && P->size[res])) {
+    if (!(R->fill_empty_first && empty && P->size[res])) {
         if (drawn) {
             if (R->end_turn) out[n++] = A_END;
         } else if (P->size[H0 + p] || P->size[waste]) {
@@ -244,16 +244,6 @@ int k_moves(const KRules *R, const KPos *P, uint16_t *out) {
     }
     if (n == 0) out[n++] = A_PASS;
     return n;
-}
-
-/* 1 if action is legal in P, 0 if not, -1 with an exception set. */
-int k_legal(const KRules *R, const KPos *P, int action) {
-    uint16_t moves[NACTIONS];
-    int n = k_moves(R, P, moves);
-    if (n < 0) return -1;
-    for (int i = 0; i < n; i++)
-        if (moves[i] == action) return 1;
-    return 0;
 }
 
 static int64_t penalty(const KRules *R, const KPos *P, int pl) {
