@@ -196,7 +196,7 @@ def set_enabled(on: bool) -> None:
         _C.set_enabled(_on)
     c: Any = _C if _on else None
     _engine.install(c and c.legal_moves, c and c.apply_move)
-    _turns.install(c and c.turn_ends)
+    _turns.install(c and c.turn_ends, c and c.exits)
     evaluate = c.evaluate if c else _none
     playout = c.playout if c else _none
     fast_move = c.fast_move if c else _none

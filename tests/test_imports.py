@@ -64,7 +64,7 @@ LAYERS = {
     "_state": _L["state"], "_match": _L["state"],
     "_shapes": _L["engine"], "_plan": _L["engine"], "_engine": _L["engine"], "variants": _L["engine"],
     "_turns": _L["turns"],
-    "_ckernel": _L["kernel"], "kernel": _L["kernel"],
+    "_ckernel": _L["kernel"], "_greedy_table": _L["kernel"], "kernel": _L["kernel"],
     "_view": _L["view"],
     "_position": _L["formats"], "_record_format": _L["formats"], "_record_json": _L["formats"],
     "_record_text": _L["formats"], "_record": _L["formats"], "_actions": _L["formats"], "_game": _L["formats"],
