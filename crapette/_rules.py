@@ -295,13 +295,18 @@ class RuleSet:
     _repr_pretty_ = repr_pretty
 
 
-@functools.lru_cache(maxsize=16)
 def _options(cls: type[RuleSet] = RuleSet) -> tuple[Option, ...]:
-    out = []
-    for field in attrs.fields(cls):
-        kind, doc = field.metadata["crapette.option"]
-        out.append(Option(name=field.name, default=field.default, doc=doc, kind=kind))
-    return tuple(out)
+    found = _OPTIONS.get(cls)
+    if found is None:
+        out = []
+        for field in attrs.fields(cls):
+            kind, doc = field.metadata["crapette.option"]
+            out.append(Option(name=field.name, default=field.default, doc=doc, kind=kind))
+        found = _OPTIONS[cls] = tuple(out)
+    return found
+
+
+_OPTIONS: dict[type[RuleSet], tuple[Option, ...]] = {}
 
 
 _STALEMATE = Stalemate()
