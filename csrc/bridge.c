@@ -615,6 +615,7 @@ PyObject *k_init(PyObject *config) {
         PyErr_SetString(PyExc_ValueError, "kernel init: Draw, End turn and Pass must be the last actions");
         return NULL;
     }
+    k_scores_init();
     Py_XSETREF(G.cards, Py_NewRef(cards));
     Py_XSETREF(G.moves, Py_NewRef(moves));
     Py_XSETREF(G.state_type, (PyTypeObject *)Py_NewRef(state_type));

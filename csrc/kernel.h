@@ -112,6 +112,8 @@ typedef struct {
     K_SCORES(K_SCORE_FIELD)
 #undef K_SCORE_FIELD
     double WIN, RESERVE_READY;
+    /* Per action, its score without look-ahead onto an empty target [0] and a filled one [1] (k_scores_init). */
+    int quick[NACTIONS][2];
 } KScores;
 
 extern KScores KS;
@@ -146,6 +148,7 @@ int k_reveals(const KPos *P, int action);
 double k_evaluate(const KRules *R, const KPos *P, int player);
 int k_fast_move(const KRules *R, const KPos *P);
 int k_fast_of(const KPos *P, const uint16_t *moves, int n);
+void k_scores_init(void);
 int k_greedy_scores(const KRules *R, const KPos *P, const uint16_t *moves, int n, int lookahead, int *scores);
 double k_playout(const KRules *R, KPos *P, int player);
 void k_play_on(const KRules *R, KPos *P, int player);

@@ -44,15 +44,25 @@ double k_evaluate(const KRules *R, const KPos *P, int player) {
     return value;
 }
 
-static int quick_score(const KPos *P, int a) {
+static int quick_of(int a, int filled) {
     switch (KA.kind[a]) {
-    case K_PLAY: return play_score(KA.src[a], KA.tgt[a], P->size[KA.tgt[a]] != 0);
+    case K_PLAY: return play_score(KA.src[a], KA.tgt[a], filled);
     case K_STACK: return KS.USELESS;
     case K_DRAW: return KS.DRAW;
     case K_END: return KS.END_TURN;
     default: return 0;
     }
 }
+
+/* The quick scores of every action, once the actions and the scores are read (csrc/bridge.c, k_init). */
+void k_scores_init(void) {
+    for (int a = 0; a < NACTIONS; a++) {
+        KS.quick[a][0] = quick_of(a, 0);
+        KS.quick[a][1] = quick_of(a, 1);
+    }
+}
+
+static inline int quick_score(const KPos *P, int a) { return KS.quick[a][P->size[KA.tgt[a]] != 0]; }
 
 int k_fast_of(const KPos *P, const uint16_t *moves, int n) {
     if (n == 1) return moves[0];
