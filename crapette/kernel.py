@@ -52,11 +52,11 @@ from typing import Any
 from . import _engine, _greedy_table, _turns
 from ._cards import ALL_CARDS
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
-from ._outcome import EndReason, Outcome
+from ._outcome import MAX_NUMBER, EndReason, Outcome
 from ._parts import Scoring
 from ._plan import CompiledRules, compiled_rules
 from ._rules import RuleSet, to_rules
-from ._state import CACHE_LAYOUT, GameState
+from ._state import CACHE_LAYOUT, F0, H0, MAX_TURN_MOVES, R0, T0, W0, GameState
 from ._turns import TurnEnd
 
 __all__ = ["AVAILABLE", "REASON", "engine", "set_enabled", "supports"]
@@ -102,6 +102,30 @@ def _compiled(rules: RuleSet) -> tuple[CompiledRules, CompiledRules] | None:
     return compiled_rules(rules)
 
 
+def _config() -> tuple[Any, ...]:
+    """What the kernel is handed when it loads: the objects it works with, the rules' compiler, the numbers."""
+    fields = ("rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played",
+              "counters", "hand_known", "reserve_known", "from_deal", "turn_moves", "_engine")
+    return (
+        ALL_CARDS,
+        MOVES,
+        tuple(_kind(move) for move in MOVES),
+        GameState,
+        tuple(getattr(GameState, name) for name in fields),
+        Outcome,
+        (EndReason.EMPTIED, EndReason.STALEMATE, EndReason.BLOCKED, EndReason.MOVE_LIMIT),
+        TurnEnd,
+        _compiled,
+        _engine.python_moves,
+        _engine.python_apply,
+        len(CACHE_LAYOUT),
+        random.Random,
+        _greedy_table,
+        # The numbers the kernel is compiled with (csrc/kernel.h): it refuses to run with others.
+        {"F0": F0, "T0": T0, "R0": R0, "H0": H0, "W0": W0, "MAX_TURN": MAX_TURN_MOVES, "MAX_NUMBER": MAX_NUMBER},
+    )
+
+
 def _load() -> tuple[Any, str]:
     if os.environ.get("CRAPETTE_PURE", "").strip() not in ("", "0"):
         return None, "CRAPETTE_PURE is set: the pure-Python engine runs"
@@ -112,25 +136,8 @@ def _load() -> tuple[Any, str]:
         if importlib.util.find_spec(f"{__package__}._ckernel") is None:
             return None, "the compiled kernel is not built (no C compiler at install?): the pure-Python engine runs"
         return None, f"the compiled kernel does not load ({exc}): the pure-Python engine runs"
-    fields = ("rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played",
-              "counters", "hand_known", "reserve_known", "from_deal", "turn_moves", "_engine")
     try:
-        _ckernel.init((
-            ALL_CARDS,
-            MOVES,
-            tuple(_kind(move) for move in MOVES),
-            GameState,
-            tuple(getattr(GameState, name) for name in fields),
-            Outcome,
-            (EndReason.EMPTIED, EndReason.STALEMATE, EndReason.BLOCKED, EndReason.MOVE_LIMIT),
-            TurnEnd,
-            _compiled,
-            _engine.python_moves,
-            _engine.python_apply,
-            len(CACHE_LAYOUT),
-            random.Random,
-            _greedy_table,
-        ))
+        _ckernel.init(_config())
     except (TypeError, ValueError, AttributeError) as exc:   # a kernel built for another layout of the classes
         return None, f"the compiled kernel does not fit this crapette ({exc}): the pure-Python engine runs"
     _KNOWN.update(known)

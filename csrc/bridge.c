@@ -529,20 +529,20 @@ static int take_offset(PyObject *descr, PyTypeObject *type, Py_ssize_t *off) {
     return 0;
 }
 
-/* The numbers of crapette._greedy_table into KS, each read by its name. */
-static int read_scores(PyObject *table) {
+/* The numbers of crapette._greedy_table into *read (all but the quick scores), each read by its name. */
+static int read_scores(PyObject *table, KScores *read) {
     int64_t v;
 #define K_READ_SCORE(name) \
     if (attr_int(table, #name, -1000000, 1000000, &v) < 0) return -1; \
-    KS.name = (int)v;
+    read->name = (int)v;
     K_SCORES(K_READ_SCORE)
 #undef K_READ_SCORE
-    if (KS.HORIZON < 0) {
+    if (read->HORIZON < 0) {
         PyErr_SetString(PyExc_ValueError, "kernel init: HORIZON must not be negative");
         return -1;
     }
     const char *names[2] = {"WIN", "RESERVE_READY"};
-    double *slots[2] = {&KS.WIN, &KS.RESERVE_READY};
+    double *slots[2] = {&read->WIN, &read->RESERVE_READY};
     for (int i = 0; i < 2; i++) {
         PyObject *f = PyObject_GetAttrString(table, names[i]);
         if (f == NULL) return -1;
@@ -557,16 +557,41 @@ static int read_scores(PyObject *table) {
     return 0;
 }
 
+/* The numbers kernel.h is compiled with must be crapette's. */
+static int check_layout(PyObject *layout) {
+    static const struct {
+        const char *name;
+        long long value;
+    } want[] = {{"F0", F0}, {"T0", T0}, {"R0", R0}, {"H0", H0}, {"W0", W0}, {"MAX_TURN", MAX_TURN}, {"MAX_NUMBER", MAX_NUMBER}};
+    const Py_ssize_t n = (Py_ssize_t)(sizeof want / sizeof want[0]);
+    if (!PyDict_Check(layout) || PyDict_GET_SIZE(layout) != n) {
+        PyErr_Format(PyExc_ValueError, "kernel init: expected a dict of the %zd numbers of the layout", n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PyDict_GetItemString(layout, want[i].name);
+        int overflow = 0;
+        long long got = v != NULL && PyLong_Check(v) ? PyLong_AsLongLongAndOverflow(v, &overflow) : -1;
+        if (got == -1 && PyErr_Occurred()) return -1;
+        if (v == NULL || overflow || got != want[i].value) {
+            PyErr_Format(PyExc_ValueError, "kernel init: %s is not %lld, the kernel's", want[i].name, want[i].value);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 PyObject *k_init(PyObject *config) {
     PyObject *cards, *moves, *kinds, *state_type, *fields, *outcome, *reasons, *turn_end, *compile, *gen, *apply;
-    PyObject *random_type, *table;
+    PyObject *random_type, *table, *layout;
+    static KScores scores;
     Py_ssize_t engine_len;
-    if (!PyArg_ParseTuple(config, "O!O!O!O!O!OO!OOOOnO!O", &PyTuple_Type, &cards, &PyTuple_Type, &moves,
+    if (!PyArg_ParseTuple(config, "O!O!O!O!O!OO!OOOOnO!OO", &PyTuple_Type, &cards, &PyTuple_Type, &moves,
                           &PyTuple_Type, &kinds, &PyType_Type, &state_type, &PyTuple_Type, &fields, &outcome,
                           &PyTuple_Type, &reasons, &turn_end, &compile, &gen, &apply, &engine_len, &PyType_Type,
-                          &random_type, &table))
+                          &random_type, &table, &layout))
         return NULL;
-    if (read_scores(table) < 0) return NULL;
+    if (check_layout(layout) < 0 || read_scores(table, &scores) < 0) return NULL;
     if (PyTuple_GET_SIZE(cards) != NCARDS || PyTuple_GET_SIZE(moves) != NACTIONS || PyTuple_GET_SIZE(kinds) != NACTIONS
         || PyTuple_GET_SIZE(fields) != NFIELDS || PyTuple_GET_SIZE(reasons) != 4 || engine_len < 1 || engine_len > 64) {
         PyErr_SetString(PyExc_ValueError, "kernel init: unexpected sizes");
@@ -615,6 +640,7 @@ PyObject *k_init(PyObject *config) {
         PyErr_SetString(PyExc_ValueError, "kernel init: Draw, End turn and Pass must be the last actions");
         return NULL;
     }
+    memcpy(&KS, &scores, offsetof(KScores, quick));
     k_scores_init();
     Py_XSETREF(G.cards, Py_NewRef(cards));
     Py_XSETREF(G.moves, Py_NewRef(moves));

@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+import types
 from typing import Any
 
 import attrs
@@ -353,6 +354,27 @@ def test_the_kernel_refuses_malformed_arguments() -> None:
     assert kernel.greedy_scores(state, ["draw"], True) is None  # type: ignore[list-item]
     assert kernel.greedy_scores(state, [parse_move("T0-T1")], True) is None  # not legal there
     assert kernel.shuffle(random.Random(1), (1, 2, 3)) is None  # type: ignore[arg-type]
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    ("at", "change", "match"),
+    [
+        (-1, lambda layout: {**layout, "T0": 9}, "T0"),
+        (-1, lambda layout: {**layout, "MAX_TURN": 999}, "MAX_TURN"),
+        (-2, lambda table: types.SimpleNamespace(**{**{k: getattr(table, k) for k in table.__all__}, "USELESS": "x"}),
+         "USELESS"),
+    ],
+)
+def test_the_kernel_refuses_numbers_other_than_those_it_was_built_with(at: int, change: Any, match: str) -> None:
+    from crapette import _ckernel
+
+    config = list(kernel._config())
+    config[at] = change(config[at])
+    with pytest.raises((ValueError, TypeError), match=match):
+        _ckernel.init(tuple(config))
+    assert legal_moves(new_game("classic", seed=1)) == legal_moves(new_game("classic", seed=1))  # still running
+    assert kernel.fast_move(new_game("classic", seed=1)) is not None
 
 
 @needs_kernel
