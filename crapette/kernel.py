@@ -91,7 +91,7 @@ def _weights(scoring: Scoring) -> tuple[int, int, int] | None:
 def _compiled(rules: RuleSet) -> tuple[CompiledRules, CompiledRules] | None:
     """The compiled rules the kernel reads by name (csrc/bridge.c, make_rules), or None where it does not run them."""
     if not _KNOWN.issuperset(option.name for option in type(rules).options()):
-        return None   # an option the kernel does not know (csrc/kernel.h, K_OPTIONS): Python runs it
+        return None   # an option the kernel does not know (csrc/kernel.h): Python runs it
     if rules.endings:
         return None   # further endings are Python hooks on every move
     if rules.scoring is not None:

@@ -6,8 +6,9 @@ and benchmarks/kernel_sweep.py (a sweep of a million positions and more).
 the legal moves (order included), the state after each legal move (every
 field, and the outcome), the moves that leave a turn end, the greedy scores
 and moves, the evaluation, and optionally the turn ends and the playouts.
-:func:`sweep` walks random games of random rule sets (``revisits=False``
-drawn too) and checks each position it meets.
+:func:`sweep` walks random games of random rule sets (every option of
+``RuleSet.options()`` drawn, so a new option is swept as soon as it is declared)
+and checks each position it meets.
 """
 
 from __future__ import annotations
