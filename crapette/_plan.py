@@ -112,6 +112,7 @@ class CompiledRules:
         "sources",
         "drawn_sources",
         "load_piles",
+        "load_build",
         "load_keys",
         "compulsory",
         "stack_unlimited",
@@ -123,6 +124,7 @@ class CompiledRules:
         "revisits",
         "limit",
         "endings",
+        "builds",
         "tab_keys",
         "alt_targets",
         "alt_mask",
@@ -136,7 +138,7 @@ class CompiledRules:
         "card_weights",
     )
 
-    def __init__(self, rules: RuleSet, player: int) -> None:
+    def __init__(self, rules: RuleSet, player: int, *, python_tables: bool = True) -> None:
         self.player = player
         self.res = R0 + player
         self.opp_res = R0 + 1 - player
@@ -156,14 +158,8 @@ class CompiledRules:
         builds = [
             rules.own_tableau_build if tid in own else rules.opponent_tableau_build for tid in range(T0, T0 + 8)
         ]
-        self.tab_keys = tuple(build_table(b) for b in builds)
+        self.builds = tuple(builds)
         self.tab_masks = tuple(kind_masks(b) for b in builds)
-        # Whether some pile's top card accepts a card like itself (never so for the built-in rules).
-        self.self_accepting = any(
-            card._suit_rank in table[card.index] or card._colour_rank in table[card.index]
-            for table in set(self.tab_keys)
-            for card in ALL_CARDS
-        )
         # Stacks go only onto piles that build down in alternating colours (section 8).
         self.alt_targets = tuple(isinstance(b, DownAlternating) for b in builds)
         self.alt_mask = sum(1 << i for i, alt in enumerate(self.alt_targets) if alt)
@@ -176,7 +172,7 @@ class CompiledRules:
         if LoadTarget.WASTE in rules.load_targets:
             loads.append(W0 + opponent)
         self.load_piles = tuple(loads)
-        self.load_keys = load_keys(rules.load_build)
+        self.load_build = rules.load_build
         self.load_masks = kind_masks(rules.load_build)
         self.compulsory = rules.foundation_plays is FoundationPlays.COMPULSORY
         self.stack_unlimited = rules.stack_limit is StackLimit.UNLIMITED
@@ -195,6 +191,19 @@ class CompiledRules:
         # The rules' scoring, and the weights the bots count cards with (the scoring's, or the default's).
         self.scoring = rules.scoring
         self.card_weights = rules.scoring or _DEFAULT_WEIGHTS
+        if python_tables:
+            self._python_tables()
+
+    def _python_tables(self) -> None:
+        """The tables only the Python engine reads (the kernel does not: it asks for none)."""
+        self.tab_keys = tuple(build_table(b) for b in self.builds)
+        self.load_keys = load_keys(self.load_build)
+        # Whether some pile's top card accepts a card like itself (never so for the built-in rules).
+        self.self_accepting = any(
+            card._suit_rank in table[card.index] or card._colour_rank in table[card.index]
+            for table in set(self.tab_keys)
+            for card in ALL_CARDS
+        )
         # Moves between tableau piles are filtered when a pile may take its own
         # top card (a rule of one's own) or a move may not recreate a position.
         self.filter_tableau = self.self_accepting or not self.revisits

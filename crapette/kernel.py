@@ -54,7 +54,7 @@ from ._cards import ALL_CARDS
 from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
 from ._outcome import MAX_NUMBER, EndReason, Outcome
 from ._parts import Scoring
-from ._plan import CompiledRules, compiled_rules
+from ._plan import COMPILED_RULES, CompiledRules
 from ._rules import RuleSet, to_rules
 from ._state import CACHE_LAYOUT, F0, H0, MAX_TURN_MOVES, R0, T0, W0, GameState
 from ._turns import TurnEnd
@@ -99,7 +99,11 @@ def _compiled(rules: RuleSet) -> tuple[CompiledRules, CompiledRules] | None:
             return None   # a scoring of one's own: its penalty is a Python hook
         if _weights(rules.scoring) is None or not 0 <= rules.scoring.win_bonus <= _MAX_WEIGHT:
             return None
-    return compiled_rules(rules)
+    found = COMPILED_RULES.get(rules)
+    if found is not None:
+        return found
+    # The same compiled rules, less the index tables only the Python engine reads (they take a while).
+    return CompiledRules(rules, 0, python_tables=False), CompiledRules(rules, 1, python_tables=False)
 
 
 def _config() -> tuple[Any, ...]:
