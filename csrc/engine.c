@@ -158,10 +158,9 @@ static int stack_moves(const KRules *R, const KPos *P, int empty, const KRun *ru
     return n;
 }
 
-/* The legal moves of P in the engine's order; returns their count (0 once the game is over),
- * or -1 with an exception set. */
-int k_moves(const KRules *R, const KPos *P, uint16_t *out) {
-    if (P->why != WHY_NONE) return 0;
+/* The legal moves of P in the engine's order, once the game is known to go on (see k_moves). Kept
+ * out of line so that k_moves stays a check and a jump, as the compiler would split it anyway. */
+K_NOINLINE static int moves_on(const KRules *R, const KPos *P, uint16_t *out) {
     int p = P->player, drawn = P->drawn, res = R0 + p, waste = W0 + p;
     int restricted = R->drawn_first && drawn;
     uint8_t srcs[10];
@@ -244,6 +243,13 @@ int k_moves(const KRules *R, const KPos *P, uint16_t *out) {
     }
     if (n == 0) out[n++] = A_PASS;
     return n;
+}
+
+/* The legal moves of P in the engine's order; returns their count (0 once the game is over),
+ * or -1 with an exception set. */
+int k_moves(const KRules *R, const KPos *P, uint16_t *out) {
+    if (P->why != WHY_NONE) return 0;
+    return moves_on(R, P, out);
 }
 
 static int64_t penalty(const KRules *R, const KPos *P, int pl) {

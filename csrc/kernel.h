@@ -18,6 +18,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__GNUC__)
+#define K_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define K_NOINLINE __declspec(noinline)
+#else
+#define K_NOINLINE
+#endif
+
 #define NCARDS 104
 #define NPILES 22
 #define F0 0
