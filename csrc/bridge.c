@@ -107,7 +107,7 @@ static uint64_t colour_mask(uint64_t m) {
 
 static void free_rules(PyObject *capsule) { PyMem_Free(PyCapsule_GetPointer(capsule, "crapette.kernel.rules")); }
 
-/* The rules of one player (a crapette._plan.CompiledRules, read by field name) into R. */
+/* The rules of one player (a crapette._core.compiled.CompiledRules, read by field name) into R. */
 static int read_player(PyObject *c, int p, KRules *R) {
     int64_t v;
     PyObject *tabs = attr_tuple(c, "tab_masks", 8, 8);
@@ -529,7 +529,7 @@ static int take_offset(PyObject *descr, PyTypeObject *type, Py_ssize_t *off) {
     return 0;
 }
 
-/* The numbers of crapette._greedy_table into *read (all but the quick scores), each read by its name. */
+/* The numbers of crapette._core.greedy_table into *read (all but the quick scores), each read by its name. */
 static int read_scores(PyObject *table, KScores *read) {
     int64_t v;
 #define K_READ_SCORE(name) \

@@ -1,6 +1,6 @@
-/* The bots' heuristics over the compact position: crapette._greedy's greedy_scores and fast_move,
+/* The bots' heuristics over the compact position: crapette._play.greedy's greedy_scores and fast_move,
  * crapette.evaluation's card count and playout, and the generator of the kernel's self-play. Every
- * number they score or count with is crapette._greedy_table's, read at init (csrc/bridge.c). */
+ * number they score or count with is crapette._core.greedy_table's, read at init (csrc/bridge.c). */
 #include "kernel.h"
 
 KScores KS;
@@ -83,7 +83,7 @@ int k_fast_move(const KRules *R, const KPos *P) {
     return k_fast_of(P, moves, n);
 }
 
-/* What a move between tableau piles opens for the next move (crapette._greedy.opens). */
+/* What a move between tableau piles opens for the next move (crapette._play.greedy.opens). */
 static int shuffle_score(const KRules *R, const KPos *P, int a, const uint64_t *before) {
     KPos after;
     uint32_t changed;
@@ -103,7 +103,7 @@ static int shuffle_score(const KRules *R, const KPos *P, int a, const uint64_t *
     return best;
 }
 
-/* crapette._greedy.greedy_scores of the n actions in moves (each must be legal in P). */
+/* crapette._play.greedy.greedy_scores of the n actions in moves (each must be legal in P). */
 int k_greedy_scores(const KRules *R, const KPos *P, const uint16_t *moves, int n, int lookahead, int *scores) {
     uint64_t before[(NACTIONS + 63) / 64] = {0};
     for (int i = 0; i < n; i++) before[moves[i] >> 6] |= (uint64_t)1 << (moves[i] & 63);

@@ -41,9 +41,9 @@ from crapette import (
     register,
     turn_ends,
 )
-from crapette._actions import NUM_ACTIONS, action_to_move
-from crapette._options import Flag, option
-from crapette._state import raw_state
+from crapette._formats.actions import NUM_ACTIONS, action_to_move
+from crapette._core.options import Flag, option
+from crapette._core.state import raw_state
 from crapette.bots import GreedyBot, PlanningBot, SearchBot
 from crapette.selfplay import self_play
 from crapette.strategies import game_states, rulesets
