@@ -69,7 +69,7 @@ from ._core.moves import Move
 from ._formats.record import GameRecord
 from ._core.cards import Card
 from ._core.state import GameState, raw_state
-from ._core.turns import reveals
+from ._core.turns import follow, reveals
 from ._views.view import PublicView, dealer, view
 from .bots.planner import PlanningBot, path_outcomes, segment_paths
 from .bots.treesearch import TreeSearchBot
@@ -325,7 +325,7 @@ def _values(
     for path in paths:
         if path[:-1] not in where:
             where[path[:-1]] = len(befores)
-            befores.append(_follow(start, path[:-1]))
+            befores.append(follow(start, path[:-1]))
     lasts = [(where[path[:-1]], path[-1]) for path in paths]
     rng = seeded_rng(_GAME, seed, v)
     values: list[list[float]] = [[] for _ in paths]
@@ -359,16 +359,6 @@ def _dealt(state: GameState, unseen: list[tuple[int, int, tuple[Card, ...]]]) ->
         state.exhausted, state.played, state.counters, state.hand_known, state.reserve_known, state.from_deal,
         state.turn_moves, state.outcome,
     )
-
-
-def _follow(world: GameState, path: tuple[Move, ...]) -> GameState:
-    """The state after ``path`` in ``world`` (the moves stop if the game ends)."""
-    state = world
-    for move in path:
-        if state.is_over:
-            break
-        state = apply_move(state, move)
-    return state
 
 
 def _spread(diffs: Sequence[float], mean: float) -> float:

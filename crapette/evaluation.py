@@ -46,6 +46,7 @@ from typing import Any, Protocol, runtime_checkable
 import attrs
 
 from . import kernel
+from ._core import greedy_table as _greedy_table
 from ._core.engine import apply_move, legal_moves
 from ._play.greedy import fast_move, greedy_scores
 from ._core.moves import Move, Play
@@ -162,7 +163,7 @@ def prior(evaluator: object, state: Any, moves: Sequence[Any]) -> list[float]:
 
 
 #: What a finished game is worth to :class:`CardCount`: won, or (negated) lost, in cards.
-WIN = 10_000.0
+WIN = _greedy_table.WIN
 #: How cards left are weighed under rules without scoring: as the classic scoring does.
 _CLASSIC = Scoring()
 
@@ -190,7 +191,7 @@ def cards_left(state: GameState, player: int) -> float:
         reserve = R0 + player
         for move in legal_moves(state):
             if move.__class__ is Play and move.source.id == reserve:
-                return value + 1.0
+                return value + _greedy_table.RESERVE_READY
     return value
 
 
@@ -317,7 +318,7 @@ def _qualified_name(value: object) -> str:
 
 
 #: Moves a playout may make (a safety net: turns end long before).
-_HORIZON = 200
+_HORIZON = _greedy_table.HORIZON
 
 
 @attrs.frozen

@@ -15,8 +15,9 @@ Once built, the kernel is used by :func:`~crapette.legal_moves`,
 everything built on them (the bots, :func:`~crapette.simulation.simulate`, the
 RL adapters) runs faster without asking. It runs every rule set but those with
 further endings (``RuleSet.endings``, such as ``no-progress``: Python hooks on every move) or a
-scoring class of one's own; those, and any state it cannot read, are handed to
-the Python engine. Building rules of one's own run in the kernel: it takes
+scoring class of one's own, and those with an option it does not know (it
+keeps the list of the options it runs, by name); those, and any state it cannot
+read, are handed to the Python engine. Building rules of one's own run in the kernel: it takes
 them as the tables the engine compiles them into.
 
 >>> import crapette.kernel
@@ -34,7 +35,7 @@ engine, without a warning; :data:`REASON` then says so.
 which benchmarks and tests use to compare the two.
 
 The module's other functions (``playout``, ``evaluate``, ``fast_move``,
-``greedy_scores``, ``try_paths``, ``exits``, ``shuffle``, ``self_play``) are
+``greedy_scores``, ``exits``, ``shuffle``, ``self_play``) are
 the kernel's entry points for the play layer, outside ``__all__``: each
 returns None where the kernel does not run the state (not built, switched
 off, or rules it does not run), and the caller then does the same work in
@@ -54,14 +55,15 @@ from pathlib import Path
 from typing import Any
 
 from ._core import engine as _engine
+from ._core import greedy_table as _greedy_table
 from ._core import turns as _turns
 from ._core.cards import ALL_CARDS
 from ._core.moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
 from ._core.outcome import MAX_NUMBER, EndReason, Outcome
-from ._core.parts import DownAlternating, Scoring, accepted_masks
-from ._core.rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
-from ._core.shapes import shapes
-from ._core.state import CACHE_LAYOUT, GameState
+from ._core.parts import Scoring
+from ._core.compiled import COMPILED_RULES, CompiledRules
+from ._core.rules import RuleSet, to_rules
+from ._core.state import CACHE_LAYOUT, F0, H0, MAX_TURN_MOVES, R0, T0, W0, GameState
 from ._core.turns import TurnEnd
 
 __all__ = ["AVAILABLE", "REASON", "engine", "set_enabled", "supports"]
@@ -77,9 +79,6 @@ MOVES: tuple[Move, ...] = (
 
 #: The largest scoring weight the kernel counts with (every penalty then fits 64 bits with room).
 _MAX_WEIGHT = 2**40
-_MASK52 = (1 << 52) - 1
-#: The weights :func:`crapette.bots` counts cards with under rules without scoring.
-_HEURISTIC = Scoring()
 
 
 def _kind(move: Move) -> tuple[int, int, int, int]:
@@ -96,51 +95,45 @@ def _weights(scoring: Scoring) -> tuple[int, int, int] | None:
     return found if all(type(w) is int and 0 <= w <= _MAX_WEIGHT for w in found) else None
 
 
-def _describe(rules: RuleSet) -> tuple[Any, ...] | None:
-    """What the kernel needs of ``rules`` (see csrc/bridge.c, make_rules), or None where it does not run them."""
+def _compiled(rules: RuleSet) -> tuple[CompiledRules, CompiledRules] | None:
+    """The compiled rules the kernel reads by name (csrc/bridge.c, make_rules), or None where it does not run them."""
+    if not _KNOWN.issuperset(option.name for option in type(rules).options()):
+        return None   # an option the kernel does not know (csrc/kernel.h): Python runs it
     if rules.endings:
         return None   # further endings are Python hooks on every move
-    scoring: Any = None
     if rules.scoring is not None:
         if type(rules.scoring) is not Scoring:
             return None   # a scoring of one's own: its penalty is a Python hook
-        weights = _weights(rules.scoring)
-        bonus = rules.scoring.win_bonus
-        if weights is None or not 0 <= bonus <= _MAX_WEIGHT:
+        if _weights(rules.scoring) is None or not 0 <= rules.scoring.win_bonus <= _MAX_WEIGHT:
             return None
-        scoring = (bonus, *weights)
-    heuristic = _weights(rules.scoring or _HEURISTIC)
-    if heuristic is None:
-        return None
-    shape = shapes(rules)
+    found = COMPILED_RULES.get(rules)
+    if found is not None:
+        return found
+    # The same compiled rules, less the index tables only the Python engine reads (they take a while).
+    return CompiledRules(rules, 0, python_tables=False), CompiledRules(rules, 1, python_tables=False)
 
-    def masks(build: Any) -> tuple[int, ...]:
-        return tuple(mask & _MASK52 for mask in accepted_masks(build))
 
-    loads = rules.load_targets
+def _config() -> tuple[Any, ...]:
+    """What the kernel is handed when it loads: the objects it works with, the rules' compiler, the numbers."""
+    fields = ("rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played",
+              "counters", "hand_known", "reserve_known", "from_deal", "turn_moves", "_engine")
     return (
-        masks(rules.own_tableau_build),
-        masks(rules.opponent_tableau_build),
-        masks(rules.load_build),
-        rules.tableau_sources is TableauSources.ALL,
-        isinstance(rules.own_tableau_build, DownAlternating),
-        isinstance(rules.opponent_tableau_build, DownAlternating),
-        LoadTarget.RESERVE in loads,
-        LoadTarget.WASTE in loads,
-        rules.waste_play is WastePlay.ALWAYS,
-        rules.foundation_plays is FoundationPlays.COMPULSORY,
-        rules.fill_empty_first,
-        rules.end_turn,
-        rules.stack_moves,
-        rules.stack_limit is StackLimit.UNLIMITED,
-        rules.stalemate,
-        rules.drawn_first,
-        rules.revisits,
-        rules.move_limit if rules.move_limit is not None else MAX_NUMBER,
-        scoring,
-        heuristic,
-        shape.base,
-        shape.twins,
+        ALL_CARDS,
+        MOVES,
+        tuple(_kind(move) for move in MOVES),
+        GameState,
+        tuple(getattr(GameState, name) for name in fields),
+        Outcome,
+        (EndReason.EMPTIED, EndReason.STALEMATE, EndReason.BLOCKED, EndReason.MOVE_LIMIT),
+        TurnEnd,
+        _compiled,
+        _engine.python_moves,
+        _engine.python_apply,
+        len(CACHE_LAYOUT),
+        random.Random,
+        _greedy_table,
+        # The numbers the kernel is compiled with (csrc/kernel.h): it refuses to run with others.
+        {"F0": F0, "T0": T0, "R0": R0, "H0": H0, "W0": W0, "MAX_TURN": MAX_TURN_MOVES, "MAX_NUMBER": MAX_NUMBER},
     )
 
 
@@ -171,7 +164,8 @@ def _load() -> tuple[Any, str]:
         return None, "CRAPETTE_PURE is set: the pure-Python engine runs"
     try:
         from . import _ckernel
-    except ImportError as exc:
+        known = frozenset(_ckernel.OPTIONS)
+    except (ImportError, AttributeError) as exc:
         if importlib.util.find_spec(f"{__package__}._ckernel") is None:
             why, warn = _not_built(_NOT_BUILT)
             if warn:
@@ -181,29 +175,16 @@ def _load() -> tuple[Any, str]:
                     pass
             return None, why
         return None, f"the compiled kernel does not load ({exc}): the pure-Python engine runs"
-    fields = ("rules", "piles", "current_player", "move_count", "drawn", "passes", "exhausted", "played",
-              "counters", "hand_known", "reserve_known", "from_deal", "turn_moves", "_engine")
     try:
-        _ckernel.init((
-            ALL_CARDS,
-            MOVES,
-            tuple(_kind(move) for move in MOVES),
-            GameState,
-            tuple(getattr(GameState, name) for name in fields),
-            Outcome,
-            (EndReason.EMPTIED, EndReason.STALEMATE, EndReason.BLOCKED, EndReason.MOVE_LIMIT),
-            TurnEnd,
-            _describe,
-            _engine.python_moves,
-            _engine.python_apply,
-            len(CACHE_LAYOUT),
-            random.Random,
-        ))
-    except (TypeError, ValueError) as exc:   # a kernel built for another layout of the classes
+        _ckernel.init(_config())
+    except (TypeError, ValueError, AttributeError) as exc:   # a kernel built for another layout of the classes
         return None, f"the compiled kernel does not fit this crapette ({exc}): the pure-Python engine runs"
+    _KNOWN.update(known)
     return _ckernel, ""
 
 
+#: The rule options the kernel runs (its list, csrc/kernel.h): rules with any other are left to Python.
+_KNOWN: set[str] = set()
 _C, _WHY = _load()
 #: True when the compiled kernel is built, fits, and ``CRAPETTE_PURE`` is not set.
 AVAILABLE: bool = _C is not None
@@ -224,9 +205,6 @@ playout: Callable[[GameState, int], float | None] = _none
 fast_move: Callable[[GameState], Move | None] = _none
 #: The greedy scores of ``moves`` (legal in ``state``), with or without look-ahead, or None.
 greedy_scores: Callable[[GameState, Sequence[Move], bool], list[int] | None] = _none
-#: For each path (legal moves from the deals' position): the sum over ``deals`` of the value for
-#: ``player`` after playing it and playing on greedily to the end of the opponent's next turn; or None.
-try_paths: Callable[[Sequence[GameState], Sequence[Sequence[Move]], int], list[float] | None] = _none
 #: The legal moves of ``state`` that reveal a card or end the turn (Draw, End turn, Pass, and plays of the
 #: reserve that uncover a card nobody has seen), in legal order; or None.
 exits: Callable[[GameState], tuple[Move, ...] | None] = _none
@@ -258,19 +236,18 @@ def set_enabled(on: bool) -> None:
 
     Switching it on where it is not available does nothing.
     """
-    global _on, evaluate, playout, fast_move, greedy_scores, try_paths, exits, shuffle, _self_play
+    global _on, evaluate, playout, fast_move, greedy_scores, exits, shuffle, _self_play
     global encode, value, value_playout
     _on = bool(on) and _C is not None
     if _C is not None:
         _C.set_enabled(_on)
     c: Any = _C if _on else None
     _engine.install(c and c.legal_moves, c and c.apply_move)
-    _turns.install(c and c.turn_ends)
+    _turns.install(c and c.turn_ends, c and c.exits)
     evaluate = c.evaluate if c else _none
     playout = c.playout if c else _none
     fast_move = c.fast_move if c else _none
     greedy_scores = c.greedy_scores if c else _none
-    try_paths = c.try_paths if c else _none
     exits = c.exits if c else _none
     shuffle = c.shuffle if c else _none
     _self_play = c.self_play if c else _none
@@ -299,15 +276,17 @@ def supports(rules: RuleSet | str) -> bool:
     """True if the kernel runs games under ``rules`` now: it is on, and the rules have no part it cannot run.
 
     Further endings (``RuleSet.endings``) and scorings of one's own are Python
-    hooks, which the kernel leaves to the Python engine; every other option and
-    part runs in it.
+    hooks, which the kernel leaves to the Python engine; so are rules with an
+    option the kernel does not know (a :class:`~crapette.RuleSet` subclass with
+    a field of its own, or an option newer than the kernel: it keeps a list of
+    the options it runs, by name). Every other option and part runs in it.
 
     >>> supports("classic(revisits=false)") == AVAILABLE, supports("casual(endings=no-progress:20)")
     (True, False)
 
     :raises TypeError: if ``rules`` is neither a RuleSet nor a rules text.
     """
-    return _on and _describe(to_rules(rules, "supports()")) is not None
+    return _on and _compiled(to_rules(rules, "supports()")) is not None
 
 
 def self_play(

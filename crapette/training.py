@@ -46,11 +46,10 @@ import attrs
 from ._core.checks import SEED_LIMIT, check_int, check_seed
 from ._core.engine import apply_move, legal_moves, new_game
 from ._core.messages import brief
-from ._core.moves import Draw, EndTurn, Pass
 from ._play.progress import progress as progress_report
 from ._core.rules import RuleSet, to_rules
-from ._core.state import GameState
-from ._core.turns import reveals, turn_ends
+from ._core.state import H0, R0, GameState
+from ._core.turns import leaves_segment, segment_exits, turn_ends
 from ._views.view import determinize, view
 from .bots.planner import PlanningBot
 from .protocol import DEFAULT_MAX_MOVES, Crapette
@@ -132,11 +131,13 @@ class Samples:
 
 
 def _exit(before: GameState, after: GameState) -> bool:
-    """Whether the move from ``before`` to ``after`` left a turn segment (it revealed a card or ended the turn)."""
+    """Whether the move from ``before`` to ``after`` left a turn segment: it ended the turn or the game, drew,
+    or played the reserve's top with a card under it (the samples' own test, read from the two states: the
+    games of self-play keep no moves)."""
     player = before.current_player
     if after.current_player != player or after.is_over:
         return True
-    hand, reserve = 18 + player, 16 + player
+    hand, reserve = H0 + player, R0 + player
     if len(after.piles[hand]) < len(before.piles[hand]):
         return True  # a draw
     # A reserve play that uncovered a card.
@@ -204,7 +205,7 @@ def _value_games(rules: RuleSet, start: int, count: int, epsilon: float, max_mov
                 move = legal[rng.randrange(len(legal))]
             else:
                 move = bots[state.current_player].choose(state)
-            if isinstance(move, (Draw, EndTurn, Pass)) or reveals(state, move):
+            if leaves_segment(state, move):
                 kept.append(state)
             state = apply_move(state, move)
             moves += 1
@@ -214,13 +215,6 @@ def _value_games(rules: RuleSet, start: int, count: int, epsilon: float, max_mov
         labels += l
         deals += d
     return _arrays(rows, labels, deals)
-
-
-def _exits_of(state: GameState) -> list[Any]:
-    """The moves that leave the turn segment at ``state``: reserve plays that reveal, then Draw, End turn, Pass."""
-    exits = [m for m in legal_moves(state) if isinstance(m, (Draw, EndTurn, Pass)) or reveals(state, m)]
-    order = {Draw: 1, EndTurn: 2, Pass: 3}
-    return sorted(exits, key=lambda m: order.get(type(m), 0))
 
 
 def _rollout_mean(state: GameState, exit: Any, player: int, rollouts: int, rng: Any, seed: int, max_moves: int) -> float:
@@ -255,7 +249,7 @@ def _rollout_games(
             chosen: list[tuple[GameState, Any]] = [(state, None)]
             ends = [e for e in turn_ends(state, limit=500) if e.moves]
             for end in rng.sample(ends, min(len(ends), 2)):
-                exits = [] if end.state.is_over else _exits_of(end.state)
+                exits = [] if end.state.is_over else segment_exits(end.state)
                 chosen.append((end.state, exits[0] if exits else None))
             for k, (position, exit) in enumerate(chosen):
                 seed = (game.seed * 1000 + n * 10 + k) & 0xFFFFFFFF

@@ -34,13 +34,6 @@ int k_action_of(PyObject *o) {
 
 /* ---- the rules ------------------------------------------------------------------------- */
 
-static int get_flag(PyObject *t, Py_ssize_t i, uint8_t *out) {
-    int v = PyObject_IsTrue(PyTuple_GET_ITEM(t, i));
-    if (v < 0) return -1;
-    *out = (uint8_t)v;
-    return 0;
-}
-
 static int get_int(PyObject *o, int64_t low, int64_t high, int64_t *out, const char *what) {
     if (!PyLong_Check(o)) {
         PyErr_Format(PyExc_TypeError, "kernel rules: %s must be an int", what);
@@ -55,6 +48,37 @@ static int get_int(PyObject *o, int64_t low, int64_t high, int64_t *out, const c
     }
     *out = v;
     return 0;
+}
+
+/* The attribute name of o as an int from low to high. */
+static int attr_int(PyObject *o, const char *name, int64_t low, int64_t high, int64_t *out) {
+    PyObject *v = PyObject_GetAttrString(o, name);
+    if (v == NULL) return -1;
+    int rc = get_int(v, low, high, out, name);
+    Py_DECREF(v);
+    return rc;
+}
+
+static int attr_flag(PyObject *o, const char *name, uint8_t *out) {
+    PyObject *v = PyObject_GetAttrString(o, name);
+    if (v == NULL) return -1;
+    int truth = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (truth < 0) return -1;
+    *out = (uint8_t)truth;
+    return 0;
+}
+
+/* The attribute name of o, a tuple of n items (a new reference), or NULL with an exception set. */
+static PyObject *attr_tuple(PyObject *o, const char *name, Py_ssize_t low, Py_ssize_t high) {
+    PyObject *t = PyObject_GetAttrString(o, name);
+    if (t == NULL) return NULL;
+    if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) < low || PyTuple_GET_SIZE(t) > high) {
+        PyErr_Format(PyExc_TypeError, "kernel rules: %s must be a tuple of %zd to %zd items", name, low, high);
+        Py_DECREF(t);
+        return NULL;
+    }
+    return t;
 }
 
 static int get_masks(PyObject *t, uint64_t *masks, const char *what) {
@@ -83,84 +107,110 @@ static uint64_t colour_mask(uint64_t m) {
 
 static void free_rules(PyObject *capsule) { PyMem_Free(PyCapsule_GetPointer(capsule, "crapette.kernel.rules")); }
 
-#define NDESC 22
+/* The rules of one player (a crapette._core.compiled.CompiledRules, read by field name) into R. */
+static int read_player(PyObject *c, int p, KRules *R) {
+    int64_t v;
+    PyObject *tabs = attr_tuple(c, "tab_masks", 8, 8);
+    if (tabs == NULL) return -1;
+    for (int i = 0; i < 8; i++) {
+        if (get_masks(PyTuple_GET_ITEM(tabs, i), R->tab[p][i], "tab_masks") < 0) {
+            Py_DECREF(tabs);
+            return -1;
+        }
+        for (int k = 0; k < NCARDS; k++) R->tabcol[p][i][k] = colour_mask(R->tab[p][i][k]);
+    }
+    Py_DECREF(tabs);
+    if (attr_int(c, "alt_mask", 0, 255, &v) < 0) return -1;
+    R->alt_mask[p] = (uint8_t)v;
+    PyObject *sources = attr_tuple(c, "tab_sources", 0, 8);
+    if (sources == NULL) return -1;
+    R->ntab_src[p] = (uint8_t)PyTuple_GET_SIZE(sources);
+    for (int i = 0; i < R->ntab_src[p]; i++) {
+        if (get_int(PyTuple_GET_ITEM(sources, i), T0, R0 - 1, &v, "tab_sources") < 0) {
+            Py_DECREF(sources);
+            return -1;
+        }
+        R->tab_src[p][i] = (uint8_t)v;
+    }
+    Py_DECREF(sources);
+    PyObject *loads = attr_tuple(c, "load_piles", 0, 2);
+    if (loads == NULL) return -1;
+    R->nload[p] = (uint8_t)PyTuple_GET_SIZE(loads);
+    for (int i = 0; i < R->nload[p]; i++) {
+        if (get_int(PyTuple_GET_ITEM(loads, i), R0, W0 + 1, &v, "load_piles") < 0
+            || (v != R0 + 1 - p && v != W0 + 1 - p)) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "kernel rules: load_piles must be the opponent's");
+            Py_DECREF(loads);
+            return -1;
+        }
+        R->load_pile[p][i] = (uint8_t)v;
+    }
+    Py_DECREF(loads);
+    return 0;
+}
 
-/* A capsule of KRules from the description crapette.kernel._describe gives. */
-static PyObject *make_rules(PyObject *d) {
-    if (!PyTuple_Check(d) || PyTuple_GET_SIZE(d) != NDESC) {
-        PyErr_SetString(PyExc_TypeError, "kernel rules: a description is a tuple of 22 items");
+/* The weights of a crapette.Scoring, read by name. */
+static int read_weights(PyObject *scoring, int64_t *res, int64_t *hand, int64_t *waste) {
+    const int64_t big = (int64_t)1 << 40;
+    return attr_int(scoring, "reserve_weight", 0, big, res) < 0 || attr_int(scoring, "hand_weight", 0, big, hand) < 0
+                   || attr_int(scoring, "waste_weight", 0, big, waste) < 0
+               ? -1
+               : 0;
+}
+
+/* A capsule of KRules from the pair of compiled rules crapette.kernel._compiled gives (players 0 and
+ * 1), every field read by its name. */
+static PyObject *make_rules(PyObject *pair) {
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        PyErr_SetString(PyExc_TypeError, "kernel rules: expected the compiled rules of both players");
         return NULL;
     }
     KRules *R = PyMem_Calloc(1, sizeof(KRules));
     if (R == NULL) return PyErr_NoMemory();
-    uint64_t own[NCARDS], opp[NCARDS];
-    uint8_t all, own_alt, opp_alt, load_res, load_waste;
+    PyObject *c = PyTuple_GET_ITEM(pair, 0), *scoring = NULL, *weights = NULL, *shapes = NULL, *base = NULL;
+    PyObject *twins = NULL, *load = NULL, *capsule = NULL;
     int64_t v;
-    if (get_masks(PyTuple_GET_ITEM(d, 0), own, "own masks") < 0 || get_masks(PyTuple_GET_ITEM(d, 1), opp, "opponent masks") < 0
-        || get_masks(PyTuple_GET_ITEM(d, 2), R->load, "load masks") < 0)
-        goto fail;
-    if (get_flag(d, 3, &all) || get_flag(d, 4, &own_alt) || get_flag(d, 5, &opp_alt) || get_flag(d, 6, &load_res)
-        || get_flag(d, 7, &load_waste) || get_flag(d, 8, &R->waste_always) || get_flag(d, 9, &R->compulsory)
-        || get_flag(d, 10, &R->fill_first) || get_flag(d, 11, &R->end_turn) || get_flag(d, 12, &R->stack_moves)
-        || get_flag(d, 13, &R->stack_unlimited) || get_flag(d, 14, &R->stalemate) || get_flag(d, 15, &R->drawn_first)
-        || get_flag(d, 16, &R->revisits))
-        goto fail;
-    if (get_int(PyTuple_GET_ITEM(d, 17), 1, MAX_NUMBER, &R->limit, "limit") < 0) goto fail;
-    PyObject *scoring = PyTuple_GET_ITEM(d, 18), *heur = PyTuple_GET_ITEM(d, 19);
-    PyObject *base = PyTuple_GET_ITEM(d, 20), *twins = PyTuple_GET_ITEM(d, 21);
-    const int64_t big = (int64_t)1 << 40;
+    if (read_player(c, 0, R) < 0 || read_player(PyTuple_GET_ITEM(pair, 1), 1, R) < 0) goto done;
+#define K_READ_FLAG(name) \
+    if (attr_flag(c, #name, &R->name) < 0) goto done;
+    K_FLAG_OPTIONS(K_READ_FLAG)
+    K_DERIVED_FLAGS(K_READ_FLAG)
+#undef K_READ_FLAG
+    if (attr_int(c, "limit", 1, MAX_NUMBER, &R->limit) < 0) goto done;
+    if ((load = PyObject_GetAttrString(c, "load_masks")) == NULL || get_masks(load, R->load, "load_masks") < 0) goto done;
+    if ((scoring = PyObject_GetAttrString(c, "scoring")) == NULL) goto done;
     if (scoring != Py_None) {
-        if (!PyTuple_Check(scoring) || PyTuple_GET_SIZE(scoring) != 4) {
-            PyErr_SetString(PyExc_TypeError, "kernel rules: scoring must be None or 4 ints");
-            goto fail;
-        }
         R->has_scoring = 1;
-        if (get_int(PyTuple_GET_ITEM(scoring, 0), 0, big, &R->bonus, "win bonus") < 0
-            || get_int(PyTuple_GET_ITEM(scoring, 1), 0, big, &R->w_res, "weight") < 0
-            || get_int(PyTuple_GET_ITEM(scoring, 2), 0, big, &R->w_hand, "weight") < 0
-            || get_int(PyTuple_GET_ITEM(scoring, 3), 0, big, &R->w_waste, "weight") < 0)
-            goto fail;
+        if (attr_int(scoring, "win_bonus", 0, (int64_t)1 << 40, &R->bonus) < 0
+            || read_weights(scoring, &R->w_res, &R->w_hand, &R->w_waste) < 0)
+            goto done;
     }
-    if (!PyTuple_Check(heur) || PyTuple_GET_SIZE(heur) != 3 || !PyTuple_Check(base) || PyTuple_GET_SIZE(base) != 8
-        || !PyTuple_Check(twins) || PyTuple_GET_SIZE(twins) != 8) {
-        PyErr_SetString(PyExc_TypeError, "kernel rules: malformed weights or shapes");
-        goto fail;
-    }
-    if (get_int(PyTuple_GET_ITEM(heur, 0), 0, big, &R->h_res, "weight") < 0
-        || get_int(PyTuple_GET_ITEM(heur, 1), 0, big, &R->h_hand, "weight") < 0
-        || get_int(PyTuple_GET_ITEM(heur, 2), 0, big, &R->h_waste, "weight") < 0)
-        goto fail;
+    if ((weights = PyObject_GetAttrString(c, "card_weights")) == NULL
+        || read_weights(weights, &R->h_res, &R->h_hand, &R->h_waste) < 0)
+        goto done;
+    if ((shapes = PyObject_GetAttrString(c, "shapes")) == NULL) goto done;
+    base = attr_tuple(shapes, "base", 8, 8);
+    twins = base != NULL ? attr_tuple(shapes, "twins", 8, 8) : NULL;
+    if (twins == NULL) goto done;
     for (int i = 0; i < 8; i++) {
         if (get_int(PyTuple_GET_ITEM(base, i), 1, 1 + 7 * 105, &v, "shape base") < 0 || (v - 1) % 105) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "kernel rules: shape base out of range");
-            goto fail;
+            goto done;
         }
         R->base[i] = (uint16_t)v;
-        if (get_int(PyTuple_GET_ITEM(twins, i), 0, 255, &v, "twins") < 0) goto fail;
+        if (get_int(PyTuple_GET_ITEM(twins, i), 0, 255, &v, "twins") < 0) goto done;
         R->twins[i] = (uint8_t)(v & ~(1 << i));
     }
-    for (int p = 0; p < 2; p++) {
-        R->ntab_src[p] = 0;
-        for (int i = 0; i < 8; i++) {
-            int mine = i / 4 == p;
-            const uint64_t *m = mine ? own : opp;
-            for (int c = 0; c < NCARDS; c++) {
-                R->tab[p][i][c] = m[c];
-                R->tabcol[p][i][c] = colour_mask(m[c]);
-            }
-            if (mine ? own_alt : opp_alt) R->alt_mask[p] |= (uint8_t)(1 << i);
-            if (all || mine) R->tab_src[p][R->ntab_src[p]++] = (uint8_t)(T0 + i);
-        }
-        R->nload[p] = 0;
-        if (load_res) R->load_pile[p][R->nload[p]++] = (uint8_t)(R0 + 1 - p);
-        if (load_waste) R->load_pile[p][R->nload[p]++] = (uint8_t)(W0 + 1 - p);
-    }
-    PyObject *capsule = PyCapsule_New(R, "crapette.kernel.rules", free_rules);
-    if (capsule == NULL) goto fail;
+    capsule = PyCapsule_New(R, "crapette.kernel.rules", free_rules);
+done:
+    if (capsule == NULL) PyMem_Free(R);
+    Py_XDECREF(scoring);
+    Py_XDECREF(weights);
+    Py_XDECREF(shapes);
+    Py_XDECREF(base);
+    Py_XDECREF(twins);
+    Py_XDECREF(load);
     return capsule;
-fail:
-    PyMem_Free(R);
-    return NULL;
 }
 
 /* The capsule for rules (new reference), Py_None (new reference) when the kernel does not run
@@ -479,15 +529,69 @@ static int take_offset(PyObject *descr, PyTypeObject *type, Py_ssize_t *off) {
     return 0;
 }
 
+/* The numbers of crapette._core.greedy_table into *read (all but the quick scores), each read by its name. */
+static int read_scores(PyObject *table, KScores *read) {
+    int64_t v;
+#define K_READ_SCORE(name) \
+    if (attr_int(table, #name, -1000000, 1000000, &v) < 0) return -1; \
+    read->name = (int)v;
+    K_SCORES(K_READ_SCORE)
+#undef K_READ_SCORE
+    if (read->HORIZON < 0) {
+        PyErr_SetString(PyExc_ValueError, "kernel init: HORIZON must not be negative");
+        return -1;
+    }
+    const char *names[2] = {"WIN", "RESERVE_READY"};
+    double *slots[2] = {&read->WIN, &read->RESERVE_READY};
+    for (int i = 0; i < 2; i++) {
+        PyObject *f = PyObject_GetAttrString(table, names[i]);
+        if (f == NULL) return -1;
+        double d = PyFloat_Check(f) ? PyFloat_AS_DOUBLE(f) : -1.0;
+        Py_DECREF(f);
+        if (d < 0.0 || d > 1e15) {
+            PyErr_Format(PyExc_ValueError, "kernel init: %s must be a float from 0 to 1e15", names[i]);
+            return -1;
+        }
+        *slots[i] = d;
+    }
+    return 0;
+}
+
+/* The numbers kernel.h is compiled with must be crapette's. */
+static int check_layout(PyObject *layout) {
+    static const struct {
+        const char *name;
+        long long value;
+    } want[] = {{"F0", F0}, {"T0", T0}, {"R0", R0}, {"H0", H0}, {"W0", W0}, {"MAX_TURN", MAX_TURN}, {"MAX_NUMBER", MAX_NUMBER}};
+    const Py_ssize_t n = (Py_ssize_t)(sizeof want / sizeof want[0]);
+    if (!PyDict_Check(layout) || PyDict_GET_SIZE(layout) != n) {
+        PyErr_Format(PyExc_ValueError, "kernel init: expected a dict of the %zd numbers of the layout", n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PyDict_GetItemString(layout, want[i].name);
+        int overflow = 0;
+        long long got = v != NULL && PyLong_Check(v) ? PyLong_AsLongLongAndOverflow(v, &overflow) : -1;
+        if (got == -1 && PyErr_Occurred()) return -1;
+        if (v == NULL || overflow || got != want[i].value) {
+            PyErr_Format(PyExc_ValueError, "kernel init: %s is not %lld, the kernel's", want[i].name, want[i].value);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 PyObject *k_init(PyObject *config) {
     PyObject *cards, *moves, *kinds, *state_type, *fields, *outcome, *reasons, *turn_end, *compile, *gen, *apply;
-    PyObject *random_type;
+    PyObject *random_type, *table, *layout;
+    static KScores scores;
     Py_ssize_t engine_len;
-    if (!PyArg_ParseTuple(config, "O!O!O!O!O!OO!OOOOnO!", &PyTuple_Type, &cards, &PyTuple_Type, &moves,
+    if (!PyArg_ParseTuple(config, "O!O!O!O!O!OO!OOOOnO!OO", &PyTuple_Type, &cards, &PyTuple_Type, &moves,
                           &PyTuple_Type, &kinds, &PyType_Type, &state_type, &PyTuple_Type, &fields, &outcome,
                           &PyTuple_Type, &reasons, &turn_end, &compile, &gen, &apply, &engine_len, &PyType_Type,
-                          &random_type))
+                          &random_type, &table, &layout))
         return NULL;
+    if (check_layout(layout) < 0 || read_scores(table, &scores) < 0) return NULL;
     if (PyTuple_GET_SIZE(cards) != NCARDS || PyTuple_GET_SIZE(moves) != NACTIONS || PyTuple_GET_SIZE(kinds) != NACTIONS
         || PyTuple_GET_SIZE(fields) != NFIELDS || PyTuple_GET_SIZE(reasons) != 4 || engine_len < 1 || engine_len > 64) {
         PyErr_SetString(PyExc_ValueError, "kernel init: unexpected sizes");
@@ -536,6 +640,8 @@ PyObject *k_init(PyObject *config) {
         PyErr_SetString(PyExc_ValueError, "kernel init: Draw, End turn and Pass must be the last actions");
         return NULL;
     }
+    memcpy(&KS, &scores, offsetof(KScores, quick));
+    k_scores_init();
     Py_XSETREF(G.cards, Py_NewRef(cards));
     Py_XSETREF(G.moves, Py_NewRef(moves));
     Py_XSETREF(G.state_type, (PyTypeObject *)Py_NewRef(state_type));

@@ -22,7 +22,7 @@ typedef struct {
     Py_ssize_t off[NFIELDS];
     Py_ssize_t engine_len;
     PyObject *outcome_cls, *reasons[5], *turn_end_cls;
-    PyObject *compile;            /* rules -> a description of the rules for the kernel, or None */
+    PyObject *compile;            /* rules -> the compiled rules of both players (read by name), or None */
     PyObject *py_generate, *py_apply;
     PyObject *random_type;        /* random.Random */
     PyObject *rules_cache;        /* dict: RuleSet -> capsule of KRules, or None */

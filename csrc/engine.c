@@ -158,10 +158,9 @@ static int stack_moves(const KRules *R, const KPos *P, int empty, const KRun *ru
     return n;
 }
 
-/* The legal moves of P in the engine's order; returns their count (0 once the game is over),
- * or -1 with an exception set. */
-int k_moves(const KRules *R, const KPos *P, uint16_t *out) {
-    if (P->why != WHY_NONE) return 0;
+/* The legal moves of P in the engine's order, once the game is known to go on (see k_moves). Kept
+ * out of line so that k_moves stays a check and a jump, as the compiler would split it anyway. */
+K_NOINLINE static int moves_on(const KRules *R, const KPos *P, uint16_t *out) {
     int p = P->player, drawn = P->drawn, res = R0 + p, waste = W0 + p;
     int restricted = R->drawn_first && drawn;
     uint8_t srcs[10];
@@ -235,7 +234,7 @@ int k_moves(const KRules *R, const KPos *P, uint16_t *out) {
     }
     if (R->stack_moves && !restricted && (empty || R->stack_unlimited)) n = stack_moves(R, P, empty, rp, out, n);
     if (rp != NULL) run_free(rp);
-    if (!(R->fill_first && empty && P->size[res])) {
+    if (!(R->fill_empty_first && empty && P->size[res])) {
         if (drawn) {
             if (R->end_turn) out[n++] = A_END;
         } else if (P->size[H0 + p] || P->size[waste]) {
@@ -246,14 +245,11 @@ int k_moves(const KRules *R, const KPos *P, uint16_t *out) {
     return n;
 }
 
-/* 1 if action is legal in P, 0 if not, -1 with an exception set. */
-int k_legal(const KRules *R, const KPos *P, int action) {
-    uint16_t moves[NACTIONS];
-    int n = k_moves(R, P, moves);
-    if (n < 0) return -1;
-    for (int i = 0; i < n; i++)
-        if (moves[i] == action) return 1;
-    return 0;
+/* The legal moves of P in the engine's order; returns their count (0 once the game is over),
+ * or -1 with an exception set. */
+int k_moves(const KRules *R, const KPos *P, uint16_t *out) {
+    if (P->why != WHY_NONE) return 0;
+    return moves_on(R, P, out);
 }
 
 static int64_t penalty(const KRules *R, const KPos *P, int pl) {

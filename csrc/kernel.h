@@ -1,6 +1,6 @@
 /* The compiled kernel of crapette: a compact position and the engine's rules over it.
  *
- * The pure-Python engine (crapette/_core/engine.py, _turns.py, _heuristics.py) is the
+ * The pure-Python engine (crapette/_core/engine.py, _turns.py, _greedy.py, evaluation.py) is the
  * reference: every function here does what its Python twin does, in the same
  * order, and tests/kernel/test_kernel.py holds them to it move for move.
  *
@@ -17,6 +17,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#if defined(__GNUC__)
+#define K_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define K_NOINLINE __declspec(noinline)
+#else
+#define K_NOINLINE
+#endif
 
 #define NCARDS 104
 #define NPILES 22
@@ -62,7 +70,19 @@ typedef struct {
 static inline size_t pos_bytes(const KPos *p) { return offsetof(KPos, turn) + sizeof(uint16_t) * p->nturn; }
 static inline void pos_copy(KPos *dst, const KPos *src) { memcpy(dst, src, pos_bytes(src)); }
 
-/* What the rules mean, compiled once per RuleSet (crapette._core.compiled.Plan for both players). */
+/* The RuleSet options the kernel runs, by name: crapette.kernel leaves rules with any other option
+ * (RuleSet.options()) to the Python engine. The flag options are also fields of KRules and of
+ * crapette._core.compiled.CompiledRules by the same name, read by that name (csrc/bridge.c): a new flag
+ * option that the kernel runs is one entry here and its use in engine.c. */
+#define K_FLAG_OPTIONS(X) X(end_turn) X(fill_empty_first) X(stack_moves) X(stalemate) X(drawn_first) X(revisits)
+#define K_OTHER_OPTIONS                                                                                   \
+    "reserve_size", "first_player", "tableau_sources", "own_tableau_build", "opponent_tableau_build",   \
+    "load_targets", "waste_play", "foundation_plays", "move_limit", "scoring", "load_build", "stack_limit", \
+    "endings"
+/* The flags CompiledRules makes of options with more than two values, read by the same names. */
+#define K_DERIVED_FLAGS(X) X(waste_always) X(compulsory) X(stack_unlimited)
+
+/* What the rules mean, compiled once per RuleSet (crapette._core.compiled.CompiledRules of both players). */
 typedef struct {
     /* Per player, tableau pile, top card: the kinds (card % 52) its building rule takes. */
     uint64_t tab[2][8][NCARDS];
@@ -74,8 +94,10 @@ typedef struct {
     uint8_t ntab_src[2], tab_src[2][8];
     uint8_t nload[2], load_pile[2][2];
     uint8_t alt_mask[2];
-    uint8_t waste_always, compulsory, fill_first, end_turn, stack_moves, stack_unlimited;
-    uint8_t stalemate, drawn_first, revisits;
+#define K_FLAG_FIELD(name) uint8_t name;
+    K_FLAG_OPTIONS(K_FLAG_FIELD)
+    K_DERIVED_FLAGS(K_FLAG_FIELD)
+#undef K_FLAG_FIELD
     int64_t limit;
     /* The rules' scoring (has_scoring) and the weights evaluate() counts cards with. */
     int has_scoring;
@@ -85,6 +107,24 @@ typedef struct {
     uint16_t base[8];
     uint8_t twins[8];
 } KRules;
+
+/* The numbers of the greedy heuristic and of the playouts, read by name from crapette._core.greedy_table
+ * at init. */
+#define K_SCORES(X)                                                                                          \
+    X(FOUNDATION) X(FOUNDATION_FROM_RESERVE) X(FOUNDATION_FROM_WASTE) X(FOUNDATION_FROM_TABLEAU)            \
+    X(RESERVE_TO_RESERVE) X(RESERVE_TO_WASTE) X(RESERVE_TO_TABLEAU) X(WASTE_TO_RESERVE) X(WASTE_TO_WASTE)   \
+    X(WASTE_TO_TABLEAU) X(TABLEAU_TO_RESERVE) X(TABLEAU_TO_WASTE) X(OPENS_FOUNDATION) X(OPENS_RESERVE)      \
+    X(OPENS_WASTE) X(USELESS) X(DRAW) X(END_TURN) X(KEEP_EMPTY) X(HORIZON)
+typedef struct {
+#define K_SCORE_FIELD(name) int name;
+    K_SCORES(K_SCORE_FIELD)
+#undef K_SCORE_FIELD
+    double WIN, RESERVE_READY;
+    /* Per action, its score without look-ahead onto an empty target [0] and a filled one [1] (k_scores_init). */
+    int quick[NACTIONS][2];
+} KScores;
+
+extern KScores KS;
 
 /* The actions, as the fixed numbering of crapette._formats.actions lays them out. */
 typedef struct {
@@ -108,7 +148,6 @@ static inline int is_tab(int pile) { return pile >= T0 && pile < R0; }
 /* engine.c */
 int k_moves(const KRules *R, const KPos *P, uint16_t *out);
 int k_apply(const KRules *R, KPos *P, int action, uint32_t *changed);
-int k_legal(const KRules *R, const KPos *P, int action);
 int k_shuttle(int action);
 void k_game_end(const KRules *R, KPos *P);
 int k_reveals(const KPos *P, int action);
@@ -117,10 +156,10 @@ int k_reveals(const KPos *P, int action);
 double k_evaluate(const KRules *R, const KPos *P, int player);
 int k_fast_move(const KRules *R, const KPos *P);
 int k_fast_of(const KPos *P, const uint16_t *moves, int n);
+void k_scores_init(void);
 int k_greedy_scores(const KRules *R, const KPos *P, const uint16_t *moves, int n, int lookahead, int *scores);
 double k_playout(const KRules *R, KPos *P, int player);
 void k_play_on(const KRules *R, KPos *P, int player);
-int k_try(const KRules *R, KPos *P, const uint16_t *path, int n, int player, double *value);
 uint64_t k_next(uint64_t *state);
 int k_below(uint64_t *state, int n);
 double k_unit(uint64_t *state);

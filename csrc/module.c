@@ -253,99 +253,6 @@ done:
     return out;
 }
 
-/* try_paths(deals, paths, player) -> list[float] | None: per path, the sum over the deals (in
- * order) of the planner's _try. */
-static PyObject *m_try_paths(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    int player;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "try_paths(deals, paths, player)");
-        return NULL;
-    }
-    if (not_ready() || player_arg(args[2], &player) < 0) return NULL;
-    PyObject *deals = PySequence_Fast(args[0], "deals must be a sequence of states");
-    if (deals == NULL) return NULL;
-    PyObject *paths = PySequence_Fast(args[1], "paths must be a sequence of move sequences");
-    if (paths == NULL) { Py_DECREF(deals); return NULL; }
-    Py_ssize_t nd = PySequence_Fast_GET_SIZE(deals), np = PySequence_Fast_GET_SIZE(paths);
-    PyObject *out = NULL, **caps = NULL;
-    if (nd == 0) {   /* Python's sum() of no values is the int 0: leave it to Python */
-        Py_DECREF(deals);
-        Py_DECREF(paths);
-        Py_RETURN_NONE;
-    }
-    KPos *worlds = NULL;
-    const KRules **rules = NULL;
-    uint16_t *acts = NULL;
-    Py_ssize_t *starts = NULL, got = 0;
-    double *totals = NULL;
-    caps = PyMem_Calloc((size_t)nd + 1, sizeof(PyObject *));
-    worlds = PyMem_Malloc(sizeof(KPos) * ((size_t)nd + 1));
-    rules = PyMem_Malloc(sizeof(KRules *) * ((size_t)nd + 1));
-    starts = PyMem_Malloc(sizeof(Py_ssize_t) * ((size_t)np + 1));
-    totals = PyMem_Calloc((size_t)np + 1, sizeof(double));
-    if (!caps || !worlds || !rules || !starts || !totals) { PyErr_NoMemory(); goto done; }
-    for (got = 0; got < nd; got++) {
-        int ok = k_to_pos(PySequence_Fast_GET_ITEM(deals, got), &caps[got], &rules[got], &worlds[got]);
-        if (ok < 0) goto done;
-        if (ok == 0) { out = Py_NewRef(Py_None); goto done; }
-    }
-    Py_ssize_t total = 0;
-    for (Py_ssize_t i = 0; i < np; i++) {
-        PyObject *path = PySequence_Fast_GET_ITEM(paths, i);
-        Py_ssize_t len = PyObject_Length(path);
-        if (len < 0) goto done;
-        total += len;
-    }
-    acts = PyMem_Malloc(sizeof(uint16_t) * ((size_t)total + 1));
-    if (acts == NULL) { PyErr_NoMemory(); goto done; }
-    Py_ssize_t at = 0;
-    for (Py_ssize_t i = 0; i < np; i++) {
-        Py_ssize_t n;
-        starts[i] = at;
-        int ok = actions_of(PySequence_Fast_GET_ITEM(paths, i), acts + at, total - at, &n);
-        if (ok < 0) goto done;
-        if (ok == 0) { out = Py_NewRef(Py_None); goto done; }
-        at += n;
-    }
-    starts[np] = at;
-    KPos *scratch = PyMem_Malloc(sizeof(KPos));
-    if (scratch == NULL) { PyErr_NoMemory(); goto done; }
-    for (Py_ssize_t i = 0; i < np; i++) {
-        double sum = 0.0;
-        for (Py_ssize_t d = 0; d < nd; d++) {
-            double value;
-            pos_copy(scratch, &worlds[d]);
-            int rc = k_try(rules[d], scratch, acts + starts[i], (int)(starts[i + 1] - starts[i]), player, &value);
-            if (rc != 0) {
-                PyMem_Free(scratch);
-                if (rc > 0) out = Py_NewRef(Py_None);
-                goto done;
-            }
-            sum += value;
-        }
-        totals[i] = sum;
-    }
-    PyMem_Free(scratch);
-    if (PyErr_Occurred() || (out = PyList_New(np)) == NULL) goto done;
-    for (Py_ssize_t i = 0; i < np; i++) {
-        PyObject *f = PyFloat_FromDouble(totals[i]);
-        if (f == NULL) { Py_CLEAR(out); goto done; }
-        PyList_SET_ITEM(out, i, f);
-    }
-done:
-    if (caps != NULL)
-        for (Py_ssize_t i = 0; i < got; i++) Py_XDECREF(caps[i]);
-    PyMem_Free(caps);
-    PyMem_Free(worlds);
-    PyMem_Free(rules);
-    PyMem_Free(starts);
-    PyMem_Free(totals);
-    PyMem_Free(acts);
-    Py_DECREF(deals);
-    Py_DECREF(paths);
-    return out;
-}
-
 /* turn_ends(state, limit) -> (list[TurnEnd], complete) | None */
 static PyObject *m_turn_ends(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 2) {
@@ -487,7 +394,6 @@ static PyMethodDef methods[] = {
     {"playout", (PyCFunction)(void (*)(void))m_playout, METH_FASTCALL, "playout(state, player)"},
     {"fast_move", (PyCFunction)(void (*)(void))m_fast_move, METH_FASTCALL, "fast_move(state)"},
     {"greedy_scores", (PyCFunction)(void (*)(void))m_greedy_scores, METH_FASTCALL, "greedy_scores(state, moves, lookahead)"},
-    {"try_paths", (PyCFunction)(void (*)(void))m_try_paths, METH_FASTCALL, "try_paths(deals, paths, player)"},
     {"turn_ends", (PyCFunction)(void (*)(void))m_turn_ends, METH_FASTCALL, "turn_ends(state, limit)"},
     {"exits", (PyCFunction)(void (*)(void))m_exits, METH_FASTCALL, "exits(state)"},
     {"shuffle", (PyCFunction)(void (*)(void))m_shuffle, METH_FASTCALL, "shuffle(rng, items)"},
@@ -504,4 +410,32 @@ static struct PyModuleDef module = {
     "The compiled kernel of crapette (see crapette.kernel): C twins of the engine's hot paths.", -1, methods,
 };
 
-PyMODINIT_FUNC PyInit__ckernel(void) { return PyModule_Create(&module); }
+/* The module, with OPTIONS: the RuleSet options the kernel runs, by name (kernel.h). */
+PyMODINIT_FUNC PyInit__ckernel(void) {
+    static const char *const known[] = {
+#define K_OPTION_NAME(name) #name,
+        K_FLAG_OPTIONS(K_OPTION_NAME)
+#undef K_OPTION_NAME
+        K_OTHER_OPTIONS};
+    const Py_ssize_t n = (Py_ssize_t)(sizeof known / sizeof known[0]);
+    PyObject *m = PyModule_Create(&module), *names = m != NULL ? PyTuple_New(n) : NULL;
+    if (names == NULL) {
+        Py_XDECREF(m);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *name = PyUnicode_FromString(known[i]);
+        if (name == NULL) {
+            Py_DECREF(names);
+            Py_DECREF(m);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(names, i, name);
+    }
+    if (PyModule_AddObject(m, "OPTIONS", names) < 0) {
+        Py_DECREF(names);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

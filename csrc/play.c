@@ -1,20 +1,9 @@
-/* The bots' heuristics over the compact position: crapette._heuristics' evaluate, fast_move,
- * greedy_scores and playout, the planner's _try, and the generator of the kernel's self-play. */
+/* The bots' heuristics over the compact position: crapette._play.greedy's greedy_scores and fast_move,
+ * crapette.evaluation's card count and playout, and the generator of the kernel's self-play. Every
+ * number they score or count with is crapette._core.greedy_table's, read at init (csrc/bridge.c). */
 #include "kernel.h"
 
-/* The greedy heuristic's scores (crapette._heuristics). */
-#define FOUNDATION 1000
-#define SHUFFLE_OPENS_FOUNDATION 350
-#define SHUFFLE_OPENS_RESERVE 340
-#define SHUFFLE_OPENS_WASTE 240
-#define SHUFFLE_USELESS (-100)
-#define SCORE_DRAW 100
-#define SCORE_END 50
-#define KEEP_EMPTY 10
-/* A playout's horizon, a finished game's worth, a playable reserve top's worth. */
-#define HORIZON 200
-#define WIN 10000.0
-#define RESERVE_READY 1.0
+KScores KS;
 
 static int kind_of_pile(int pile) {   /* 0 foundation, 1 tableau, 2 reserve, 3 hand, 4 waste */
     return pile < T0 ? 0 : pile < R0 ? 1 : pile < H0 ? 2 : pile < W0 ? 3 : 4;
@@ -22,24 +11,24 @@ static int kind_of_pile(int pile) {   /* 0 foundation, 1 tableau, 2 reserve, 3 h
 
 static int source_bonus(int s) {
     int k = kind_of_pile(s);
-    return k == 2 ? 30 : k == 4 ? 20 : 10;
+    return k == 2 ? KS.FOUNDATION_FROM_RESERVE : k == 4 ? KS.FOUNDATION_FROM_WASTE : KS.FOUNDATION_FROM_TABLEAU;
 }
 
 /* The score of a Play that does not move between tableau piles, and onto a non-empty target
  * (the empty target's score is 10 less for plays onto the tableau). */
 static int play_score(int s, int t, int target_filled) {
     int sk = kind_of_pile(s), tk = kind_of_pile(t);
-    int keep = target_filled ? KEEP_EMPTY : 0;
-    if (tk == 0) return FOUNDATION + source_bonus(s);
-    if (sk == 2) return tk == 2 ? 540 : tk == 4 ? 530 : 500 + keep;
-    if (sk == 4) return tk == 2 ? 440 : tk == 4 ? 430 : 400 + keep;
-    return tk == 2 ? 300 : tk == 4 ? 290 : SHUFFLE_USELESS;
+    int keep = target_filled ? KS.KEEP_EMPTY : 0;
+    if (tk == 0) return KS.FOUNDATION + source_bonus(s);
+    if (sk == 2) return tk == 2 ? KS.RESERVE_TO_RESERVE : tk == 4 ? KS.RESERVE_TO_WASTE : KS.RESERVE_TO_TABLEAU + keep;
+    if (sk == 4) return tk == 2 ? KS.WASTE_TO_RESERVE : tk == 4 ? KS.WASTE_TO_WASTE : KS.WASTE_TO_TABLEAU + keep;
+    return tk == 2 ? KS.TABLEAU_TO_RESERVE : tk == 4 ? KS.TABLEAU_TO_WASTE : KS.USELESS;
 }
 
 double k_evaluate(const KRules *R, const KPos *P, int player) {
     if (P->why != WHY_NONE) {
         if (P->winner < 0) return 0.0;
-        return P->winner == player ? WIN : -WIN;
+        return P->winner == player ? KS.WIN : -KS.WIN;
     }
     int other = 1 - player;
     int64_t mine = R->h_res * P->size[R0 + player] + R->h_hand * P->size[H0 + player] + R->h_waste * P->size[W0 + player];
@@ -50,20 +39,30 @@ double k_evaluate(const KRules *R, const KPos *P, int player) {
         uint16_t moves[NACTIONS];
         int n = k_moves(R, P, moves);
         for (int i = 0; i < n; i++)
-            if (KA.kind[moves[i]] == K_PLAY && KA.src[moves[i]] == R0 + player) return value + RESERVE_READY;
+            if (KA.kind[moves[i]] == K_PLAY && KA.src[moves[i]] == R0 + player) return value + KS.RESERVE_READY;
     }
     return value;
 }
 
-static int quick_score(const KPos *P, int a) {
+static int quick_of(int a, int filled) {
     switch (KA.kind[a]) {
-    case K_PLAY: return play_score(KA.src[a], KA.tgt[a], P->size[KA.tgt[a]] != 0);
-    case K_STACK: return SHUFFLE_USELESS;
-    case K_DRAW: return SCORE_DRAW;
-    case K_END: return SCORE_END;
+    case K_PLAY: return play_score(KA.src[a], KA.tgt[a], filled);
+    case K_STACK: return KS.USELESS;
+    case K_DRAW: return KS.DRAW;
+    case K_END: return KS.END_TURN;
     default: return 0;
     }
 }
+
+/* The quick scores of every action, once the actions and the scores are read (csrc/bridge.c, k_init). */
+void k_scores_init(void) {
+    for (int a = 0; a < NACTIONS; a++) {
+        KS.quick[a][0] = quick_of(a, 0);
+        KS.quick[a][1] = quick_of(a, 1);
+    }
+}
+
+static inline int quick_score(const KPos *P, int a) { return KS.quick[a][P->size[KA.tgt[a]] != 0]; }
 
 int k_fast_of(const KPos *P, const uint16_t *moves, int n) {
     if (n == 1) return moves[0];
@@ -84,27 +83,27 @@ int k_fast_move(const KRules *R, const KPos *P) {
     return k_fast_of(P, moves, n);
 }
 
-/* What a move between tableau piles opens for the next move (crapette._heuristics._shuffle_score). */
+/* What a move between tableau piles opens for the next move (crapette._play.greedy.opens). */
 static int shuffle_score(const KRules *R, const KPos *P, int a, const uint64_t *before) {
     KPos after;
     uint32_t changed;
     pos_copy(&after, P);
-    if (k_apply(R, &after, a, &changed) < 0) return SHUFFLE_USELESS;
-    if (after.player != P->player || after.why != WHY_NONE) return SHUFFLE_USELESS;
+    if (k_apply(R, &after, a, &changed) < 0) return KS.USELESS;
+    if (after.player != P->player || after.why != WHY_NONE) return KS.USELESS;
     uint16_t moves[NACTIONS];
-    int n = k_moves(R, &after, moves), best = SHUFFLE_USELESS;
+    int n = k_moves(R, &after, moves), best = KS.USELESS;
     for (int i = 0; i < n; i++) {
         int m = moves[i];
         if ((before[m >> 6] >> (m & 63) & 1) || KA.kind[m] != K_PLAY) continue;
         int sk = kind_of_pile(KA.src[m]);
-        if (KA.tgt[m] < T0) return SHUFFLE_OPENS_FOUNDATION;
-        if (sk == 2) best = best > SHUFFLE_OPENS_RESERVE ? best : SHUFFLE_OPENS_RESERVE;
-        else if (sk == 4) best = best > SHUFFLE_OPENS_WASTE ? best : SHUFFLE_OPENS_WASTE;
+        if (KA.tgt[m] < T0) return KS.OPENS_FOUNDATION;
+        if (sk == 2) best = best > KS.OPENS_RESERVE ? best : KS.OPENS_RESERVE;
+        else if (sk == 4) best = best > KS.OPENS_WASTE ? best : KS.OPENS_WASTE;
     }
     return best;
 }
 
-/* crapette._heuristics.greedy_scores of the n actions in moves (each must be legal in P). */
+/* crapette._play.greedy.greedy_scores of the n actions in moves (each must be legal in P). */
 int k_greedy_scores(const KRules *R, const KPos *P, const uint16_t *moves, int n, int lookahead, int *scores) {
     uint64_t before[(NACTIONS + 63) / 64] = {0};
     for (int i = 0; i < n; i++) before[moves[i] >> 6] |= (uint64_t)1 << (moves[i] & 63);
@@ -113,11 +112,11 @@ int k_greedy_scores(const KRules *R, const KPos *P, const uint16_t *moves, int n
         if (KA.kind[a] == K_PLAY) {
             int s = KA.src[a], t = KA.tgt[a];
             if (is_tab(s) && is_tab(t))
-                scores[i] = lookahead ? shuffle_score(R, P, a, before) : SHUFFLE_USELESS;
+                scores[i] = lookahead ? shuffle_score(R, P, a, before) : KS.USELESS;
             else
                 scores[i] = play_score(s, t, P->size[t] != 0);
         } else if (KA.kind[a] == K_STACK) {
-            scores[i] = lookahead ? shuffle_score(R, P, a, before) : SHUFFLE_USELESS;
+            scores[i] = lookahead ? shuffle_score(R, P, a, before) : KS.USELESS;
         } else {
             scores[i] = quick_score(P, a);
         }
@@ -130,7 +129,7 @@ void k_play_on(const KRules *R, KPos *P, int player) {
     int turns_left = P->player == player ? 2 : 1, last = P->player;
     uint16_t moves[NACTIONS];
     uint32_t changed;
-    for (int i = 0; i < HORIZON; i++) {
+    for (int i = 0; i < KS.HORIZON; i++) {
         if (P->why != WHY_NONE) break;
         int n = k_moves(R, P, moves);
         if (n <= 0) break;
@@ -146,21 +145,6 @@ void k_play_on(const KRules *R, KPos *P, int player) {
 double k_playout(const KRules *R, KPos *P, int player) {
     k_play_on(R, P, player);
     return k_evaluate(R, P, player);
-}
-
-/* The planner's _try: play path (actions) in P, then play on; 0, or 1 if a move of the path is
- * not legal (the caller falls back to the Python engine, which says why), or -1 on error. */
-int k_try(const KRules *R, KPos *P, const uint16_t *path, int n, int player, double *value) {
-    uint32_t changed;
-    for (int i = 0; i < n; i++) {
-        if (P->why != WHY_NONE) break;
-        int legal = k_legal(R, P, path[i]);
-        if (legal < 0) return -1;
-        if (!legal) return 1;
-        if (k_apply(R, P, path[i], &changed) < 0) return 1;
-    }
-    *value = P->why != WHY_NONE ? k_evaluate(R, P, player) : k_playout(R, P, player);
-    return 0;
 }
 
 /* SplitMix64, the generator of the deal's shuffle (crapette.shuffled_deck). */

@@ -6,8 +6,9 @@ and benchmarks/kernel_sweep.py (a sweep of a million positions and more).
 the legal moves (order included), the state after each legal move (every
 field, and the outcome), the moves that leave a turn end, the greedy scores
 and moves, the evaluation, and optionally the turn ends and the playouts.
-:func:`sweep` walks random games of random rule sets (``revisits=False``
-drawn too) and checks each position it meets.
+:func:`sweep` walks random games of random rule sets (every option of
+``RuleSet.options()`` drawn, so a new option is swept as soon as it is declared)
+and checks each position it meets.
 """
 
 from __future__ import annotations
@@ -17,15 +18,18 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from crapette import Build, FirstPlayer, GameState, RuleSet, Scoring, apply_move, kernel, legal_moves, new_game
+import attrs
+
+from crapette import GameState, Option, RuleSet, apply_move, kernel, legal_moves, new_game
 from crapette import registered, reveals, turn_ends
 from crapette._core.engine import python_apply, python_moves
 from crapette._core.explain import explain_illegal
 from crapette._play.greedy import fast_move, greedy_scores
 from crapette.evaluation import CardCount, Playout
 from crapette._core.moves import Draw, EndTurn, Move, Pass
+from crapette._core.options import Choice, Count, Flag, Limit, OptionalPart, Part, Parts, Subset
 from crapette._core.turns import python_turn_ends
-from crapette.variants import NoProgress
+import crapette.variants  # noqa: F401  (its parts are registered, and drawn)
 
 
 def reference_legal_moves(state: GameState) -> tuple[Move, ...]:
@@ -50,10 +54,6 @@ def evaluate(state: GameState, player: int) -> float:
 def playout(state: GameState, player: int) -> float:
     return _PLAYOUT.evaluate(state, player)
 
-BUILDS = sorted(registered(Build))
-FIRST_PLAYERS = sorted(registered(FirstPlayer))
-
-
 @contextlib.contextmanager
 def pure() -> Iterator[None]:
     """The pure-Python engine for the duration (the kernel is switched back on after, if available)."""
@@ -64,33 +64,63 @@ def pure() -> Iterator[None]:
         kernel.set_enabled(True)
 
 
+def _part_kind(kind: Any) -> Any:
+    return kind.part if isinstance(kind, (OptionalPart, Parts)) else kind
+
+
+#: Per option that takes rule parts: the part classes registered when this module was imported (crapette's
+#: own; parts that tests register later are theirs to draw), those the option excludes left out.
+_PARTS = {
+    o.name: [
+        cls for _, cls in sorted(registered(_part_kind(o._kind).base).items())
+        if not issubclass(cls, _part_kind(o._kind).exclude)
+    ]
+    for o in RuleSet.options()
+    if isinstance(_part_kind(o._kind), Part)
+}
+
+
+def _part(option: Option, rng: random.Random) -> Any:
+    """A registered part for ``option``: its defaults, or (half the time) its int fields drawn small."""
+    part = rng.choice(_PARTS[option.name])()
+    if attrs.has(type(part)) and rng.random() < 0.5:
+        ints = {f.name: getattr(part, f.name) for f in attrs.fields(type(part)) if type(getattr(part, f.name)) is int}
+        part = attrs.evolve(part, **{name: rng.randint(0, max(5, 2 * value)) for name, value in ints.items()})
+    return part
+
+
+def _draw(option: Option, rng: random.Random) -> Any:
+    """A value of ``option``, by its kind (the defaults and small numbers drawn often)."""
+    kind = option._kind
+    if isinstance(kind, Flag):
+        return rng.random() < 0.5
+    if isinstance(kind, Count):
+        return rng.choice([rng.randint(kind.low, kind.example_high), rng.randint(kind.low, kind.low + 3),
+                           option.default, option.default + 1])
+    if isinstance(kind, Limit):
+        return rng.choice([None, None, rng.randint(kind.count.low, kind.count.example_high),
+                           rng.randint(kind.count.low, 100)])
+    if isinstance(kind, Choice):
+        return rng.choice(list(kind.type))
+    if isinstance(kind, Subset):
+        return tuple(member for member in kind.choice.type if rng.random() < 0.5)
+    if isinstance(kind, Part):
+        return _part(option, rng)
+    if isinstance(kind, OptionalPart):
+        return None if rng.random() < 1 / 3 else _part(option, rng)
+    if isinstance(kind, Parts):
+        return (_part(option, rng),) if rng.random() < 0.05 else ()
+    raise AssertionError(f"random_rules cannot draw option {option.name}: teach it its kind {type(kind).__name__}")
+
+
 def random_rules(rng: random.Random) -> RuleSet:
-    """A rule set with every option drawn (a few with a further ending, which the kernel hands to Python)."""
-    own, opponent = rng.choice(BUILDS), rng.choice(BUILDS)
-    scoring = rng.choice(
-        [None, Scoring(), Scoring(rng.randint(0, 100), rng.randint(0, 5), rng.randint(0, 5), rng.randint(0, 5), 150)]
-    )
-    return RuleSet(
-        reserve_size=rng.choice([rng.randint(1, 48), rng.randint(1, 4), 12, 13]),
-        first_player=rng.choice(FIRST_PLAYERS),
-        tableau_sources=rng.choice(["own", "all"]),
-        own_tableau_build=own,
-        opponent_tableau_build=opponent,
-        load_targets=tuple(t for t in ("reserve", "waste") if rng.random() < 0.5),
-        waste_play=rng.choice(["always", "drawn"]),
-        end_turn=rng.random() < 0.5,
-        foundation_plays=rng.choice(["optional", "compulsory"]),
-        fill_empty_first=rng.random() < 0.5,
-        stack_moves=rng.random() < 0.6 and "down-alternating" in (own, opponent),
-        move_limit=rng.choice([None, None, rng.randint(1, 2000), rng.randint(1, 100)]),
-        stalemate=rng.random() < 0.5,
-        scoring=scoring,
-        load_build=rng.choice(BUILDS),
-        drawn_first=rng.random() < 0.3,
-        stack_limit=rng.choice(["empty-piles", "unlimited"]),
-        revisits=rng.random() < 0.5,
-        endings=(NoProgress(rng.randint(1, 10)),) if rng.random() < 0.05 else (),
-    )
+    """A rule set with every option of :meth:`RuleSet.options` drawn (a few with a further ending, which the
+    kernel hands to Python); a combination the rules refuse is drawn again."""
+    while True:
+        try:
+            return RuleSet(**{option.name: _draw(option, rng) for option in RuleSet.options()})
+        except (ValueError, TypeError):   # InvalidRulesError, RulePartError: stack moves without a run to move, ...
+            continue
 
 
 def _same_state(a: GameState, b: GameState, where: Any) -> None:

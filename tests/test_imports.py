@@ -76,7 +76,7 @@ LAYERS = {
     "_core.piles": _L["moves"], "_core.moves": _L["moves"],
     "_core.state": _L["state"], "_core.match": _L["state"],
     "_core.shapes": _L["engine"], "_core.compiled": _L["engine"], "_core.engine": _L["engine"], "_core.explain": _L["engine"], "variants": _L["engine"],
-    "_core.turns": _L["turns"],
+    "_core.turns": _L["turns"], "_core.greedy_table": _L["turns"],
     "_ckernel": _L["kernel"], "kernel": _L["kernel"],
     "_views.view": _L["view"],
     "_formats.position": _L["formats"], "_formats.record_format": _L["formats"], "_formats.record_json": _L["formats"],

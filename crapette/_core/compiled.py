@@ -1,10 +1,11 @@
-"""What the rules mean for one player, compiled once: the plan the move generator follows.
+"""What the rules mean for one player, compiled once: the one place a RuleSet becomes flags and tables.
 
 Building rules become tables of the card keys each top card accepts, so the
 generator looks cards up in small indexes whatever the building rules are:
 the foundation index (which foundations take a card next) and the tableau
-index (which tableau piles take it, for the plan's player), kept with each
-state and updated move by move.
+index (which tableau piles take it, for the compiled rules' player), kept with
+each state and updated move by move. The compiled kernel is fed from the same
+:class:`CompiledRules`, reading its fields by name (csrc/bridge.c).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from .cards import ALL_CARDS, Card
 from .outcome import MAX_NUMBER
-from .parts import Build, DownAlternating, accepted_masks
+from .parts import Build, DownAlternating, Scoring, accepted_masks
 from .rules import (
     FoundationPlays,
     LoadTarget,
@@ -28,15 +29,16 @@ from .state import H0, R0, T0, TAB0, W0, GameState
 
 __all__ = [
     "ACE_KEYS",
+    "COMPILED_RULES",
+    "CompiledRules",
     "FOUNDATIONS",
-    "PLANS",
-    "Plan",
     "TABLEAU",
     "build_table",
+    "compiled_rules",
     "foundation_index",
+    "kind_masks",
     "load_keys",
     "next_tableau",
-    "plans",
     "refound",
     "retableau",
     "tableau_index",
@@ -82,8 +84,22 @@ def load_keys(build: Build) -> tuple[frozenset[int], ...]:
     )
 
 
-class Plan:
-    """What the rules mean for one player, precomputed once per (rules, player)."""
+_KINDS = (1 << 52) - 1
+_DEFAULT_WEIGHTS = Scoring()
+
+
+@functools.lru_cache(maxsize=64)
+def kind_masks(build: Build) -> tuple[int, ...]:
+    """For each card (by index) on top of a pile, the mask of the kinds (suit and rank, ``index % 52``) ``build`` lets go onto it."""
+    return tuple(mask & _KINDS for mask in accepted_masks(build))
+
+
+class CompiledRules:
+    """What the rules mean for one player, compiled once per (rules, player); both engines read it.
+
+    A flag option is a field of the same name; the other options become the
+    tables and flags below. The kernel reads these fields by name.
+    """
 
     __slots__ = (
         "player",
@@ -96,27 +112,33 @@ class Plan:
         "sources",
         "drawn_sources",
         "load_piles",
+        "load_build",
         "load_keys",
         "compulsory",
-        "fill_first",
-        "end_turn",
-        "stack_moves",
         "stack_unlimited",
+        "end_turn",
+        "fill_empty_first",
+        "stack_moves",
         "stalemate",
         "drawn_first",
+        "revisits",
         "limit",
         "endings",
+        "builds",
         "tab_keys",
         "alt_targets",
         "alt_mask",
         "symmetric",
         "self_accepting",
-        "revisits",
         "shapes",
         "filter_tableau",
+        "tab_masks",
+        "load_masks",
+        "scoring",
+        "card_weights",
     )
 
-    def __init__(self, rules: RuleSet, player: int) -> None:
+    def __init__(self, rules: RuleSet, player: int, *, python_tables: bool = True) -> None:
         self.player = player
         self.res = R0 + player
         self.opp_res = R0 + 1 - player
@@ -136,13 +158,8 @@ class Plan:
         builds = [
             rules.own_tableau_build if tid in own else rules.opponent_tableau_build for tid in range(T0, T0 + 8)
         ]
-        self.tab_keys = tuple(build_table(b) for b in builds)
-        # Whether some pile's top card accepts a card like itself (never so for the built-in rules).
-        self.self_accepting = any(
-            card._suit_rank in table[card.index] or card._colour_rank in table[card.index]
-            for table in set(self.tab_keys)
-            for card in ALL_CARDS
-        )
+        self.builds = tuple(builds)
+        self.tab_masks = tuple(kind_masks(b) for b in builds)
         # Stacks go only onto piles that build down in alternating colours (section 8).
         self.alt_targets = tuple(isinstance(b, DownAlternating) for b in builds)
         self.alt_mask = sum(1 << i for i, alt in enumerate(self.alt_targets) if alt)
@@ -155,36 +172,54 @@ class Plan:
         if LoadTarget.WASTE in rules.load_targets:
             loads.append(W0 + opponent)
         self.load_piles = tuple(loads)
-        self.load_keys = load_keys(rules.load_build)
+        self.load_build = rules.load_build
+        self.load_masks = kind_masks(rules.load_build)
         self.compulsory = rules.foundation_plays is FoundationPlays.COMPULSORY
-        self.fill_first = rules.fill_empty_first
-        self.end_turn = rules.end_turn
-        self.stack_moves = rules.stack_moves
         self.stack_unlimited = rules.stack_limit is StackLimit.UNLIMITED
+        self.end_turn = rules.end_turn
+        self.fill_empty_first = rules.fill_empty_first
+        self.stack_moves = rules.stack_moves
         # The exhaustion marks are kept only under the stalemate rule.
         self.stalemate = rules.stalemate
         self.drawn_first = rules.drawn_first
+        self.revisits = rules.revisits
         # Without a move limit the bound on every number stands in for one: a
         # game ends at move MAX_NUMBER, so a count never passes what the formats hold.
         self.limit = rules.move_limit if rules.move_limit is not None else MAX_NUMBER
         self.endings = rules.endings
-        self.revisits = rules.revisits
         self.shapes = shapes(rules)
+        # The rules' scoring, and the weights the bots count cards with (the scoring's, or the default's).
+        self.scoring = rules.scoring
+        self.card_weights = rules.scoring or _DEFAULT_WEIGHTS
+        if python_tables:
+            self._python_tables()
+
+    def _python_tables(self) -> None:
+        """The tables only the Python engine reads (the kernel does not: it asks for none)."""
+        self.tab_keys = tuple(build_table(b) for b in self.builds)
+        self.load_keys = load_keys(self.load_build)
+        # Whether some pile's top card accepts a card like itself (never so for the built-in rules).
+        self.self_accepting = any(
+            card._suit_rank in table[card.index] or card._colour_rank in table[card.index]
+            for table in set(self.tab_keys)
+            for card in ALL_CARDS
+        )
         # Moves between tableau piles are filtered when a pile may take its own
         # top card (a rule of one's own) or a move may not recreate a position.
         self.filter_tableau = self.self_accepting or not self.revisits
 
 
-PLANS: dict[RuleSet, tuple[Plan, Plan]] = {}
+COMPILED_RULES: dict[RuleSet, tuple[CompiledRules, CompiledRules]] = {}
 
 
-def plans(rules: RuleSet) -> tuple[Plan, Plan]:
-    plans = PLANS.get(rules)
-    if plans is None:
-        if len(PLANS) > 512:
-            PLANS.clear()
-        plans = PLANS[rules] = (Plan(rules, 0), Plan(rules, 1))
-    return plans
+def compiled_rules(rules: RuleSet) -> tuple[CompiledRules, CompiledRules]:
+    """``rules`` compiled for player 0 and player 1 (kept: the same pair each time)."""
+    pair = COMPILED_RULES.get(rules)
+    if pair is None:
+        if len(COMPILED_RULES) > 512:
+            COMPILED_RULES.clear()
+        pair = COMPILED_RULES[rules] = (CompiledRules(rules, 0), CompiledRules(rules, 1))
+    return pair
 
 
 def _ids(base: int) -> tuple[tuple[int, ...], ...]:
@@ -209,7 +244,7 @@ def foundation_index(piles: Piles) -> dict[int, int]:
     return need
 
 
-def tableau_index(piles: Piles, plan: Plan) -> tuple[dict[int, int], int]:
+def tableau_index(piles: Piles, plan: CompiledRules) -> tuple[dict[int, int], int]:
     """Card key -> mask of the tableau piles that take it (for the plan's player), and the empty piles' mask."""
     accept: dict[int, int] = {}
     empty = 0
@@ -224,7 +259,7 @@ def tableau_index(piles: Piles, plan: Plan) -> tuple[dict[int, int], int]:
     return accept, empty
 
 
-def tableau_of(state: GameState, plan: Plan, cache: list[Any]) -> tuple[dict[int, int], int]:
+def tableau_of(state: GameState, plan: CompiledRules, cache: list[Any]) -> tuple[dict[int, int], int]:
     """The tableau index of ``state`` for the plan's player, kept in the state's engine list."""
     slot = TAB0 + plan.player
     index = cache[slot]
@@ -250,7 +285,7 @@ def refound(need: dict[int, int], fid: int, below: tuple[Card, ...], card: Card)
 
 
 def retableau(
-    index: tuple[dict[int, int], int], plan: Plan, old: Piles, new: Piles, tids: tuple[int, ...]
+    index: tuple[dict[int, int], int], plan: CompiledRules, old: Piles, new: Piles, tids: tuple[int, ...]
 ) -> tuple[dict[int, int], int]:
     """The tableau index after the tableau piles ``tids`` changed from ``old`` to ``new`` (a new dict).
 
@@ -279,7 +314,7 @@ def retableau(
 
 
 def next_tableau(
-    cache: list[Any], plan: Plan, old: Piles, new: Piles, tids: tuple[int, ...]
+    cache: list[Any], plan: CompiledRules, old: Piles, new: Piles, tids: tuple[int, ...]
 ) -> tuple[Any, Any]:
     """The tableau indexes of the next state: the mover's updated, the other's dropped (or the same, if symmetric)."""
     index = cache[TAB0 + plan.player]

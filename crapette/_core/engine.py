@@ -1,6 +1,6 @@
 """new_game, legal_moves, apply_move: the one place where the rules are enforced.
 
-The rule parts of a :class:`~crapette.RuleSet` are compiled once per (rules, player) into a plan (``crapette._core.compiled``):
+The rule parts of a :class:`~crapette.RuleSet` are compiled once per (rules, player) into its :class:`CompiledRules` (``crapette._core.compiled``):
 building rules become tables of the card keys each top card accepts, so the hot path (``legal_moves`` and
 ``apply_move``) looks cards up in small indexes whatever the building rules are, and builds states positionally,
 sharing every unchanged pile with the previous state. It never validates and never calls attrs.evolve. Only the rules'
@@ -34,12 +34,12 @@ from .outcome import check_number
 from .parts import is_built_in
 from .compiled import (
     FOUNDATIONS,
-    PLANS,
+    COMPILED_RULES,
     TABLEAU,
-    Plan,
+    CompiledRules,
     foundation_index,
     next_tableau,
-    plans,
+    compiled_rules,
     refound,
     tableau_of,
 )
@@ -147,10 +147,10 @@ def probe_play(rules: RuleSet) -> None:
         raise
 
 
-def _plans_of(rules: RuleSet) -> tuple[Plan, Plan]:
-    """The plans of ``rules``, compiled the first time they are played (their parts of one's own tried first)."""
+def _plans_of(rules: RuleSet) -> tuple[CompiledRules, CompiledRules]:
+    """``rules`` compiled, the first time they are played (their parts of one's own tried first)."""
     probe_play(rules)
-    return plans(rules)
+    return compiled_rules(rules)
 
 
 def new_game(
@@ -266,7 +266,7 @@ def python_moves(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
         return ()
     piles = state.piles
     rules = state.rules
-    plan = (PLANS.get(rules) or _plans_of(rules))[state.current_player]
+    plan = (COMPILED_RULES.get(rules) or _plans_of(rules))[state.current_player]
     drawn = state.drawn
     restricted = plan.drawn_first and drawn
     # The piles whose top card the player may move, in the order of the moves.
@@ -337,7 +337,7 @@ def python_moves(state: GameState, cache: list[Any]) -> tuple[Move, ...]:
         _stack_moves(piles, plan, accept, empty, moves, run)
 
     # Draw and End turn (exclusive: End turn needs a drawn card on the waste, R7 forbids Draw then).
-    if not (plan.fill_first and empty and piles[plan.res]):
+    if not (plan.fill_empty_first and empty and piles[plan.res]):
         if drawn:
             if plan.end_turn:
                 moves.append(END_TURN)
@@ -370,7 +370,7 @@ _FRESH: Run = (_NONE, _NONE, 0)
 _FULL: Run = (_NONE, frozenset(range(104)), -1)
 
 
-def _unrepeated(plan: Plan, piles: Piles, sid: int, count: int, mask: int, run: Run) -> int:
+def _unrepeated(plan: CompiledRules, piles: Piles, sid: int, count: int, mask: int, run: Run) -> int:
     """The tableau piles in ``mask`` that the top ``count`` cards of ``sid`` may go to without recreating a
     position the turn reached before (the position itself: see the callers). Only called when the
     bottom card that moves is one that moved earlier in the turn (else no earlier position can recur)."""
@@ -403,7 +403,7 @@ _POPCOUNT = tuple(bin(mask).count("1") for mask in range(256))
 
 
 def _stack_moves(
-    piles: Piles, plan: Plan, accept: dict[int, int], empty: int, moves: list[Move], run: Run | None
+    piles: Piles, plan: CompiledRules, accept: dict[int, int], empty: int, moves: list[Move], run: Run | None
 ) -> None:
     if plan.stack_unlimited:
         onto_card = onto_empty = MAX_STACK
@@ -440,7 +440,7 @@ def _stack_moves(
             k += 1
 
 
-def _has_target(state: GameState, cache: list[Any], plan: Plan, card: Card) -> bool:
+def _has_target(state: GameState, cache: list[Any], plan: CompiledRules, card: Card) -> bool:
     """Whether ``card`` can be played anywhere under the building rules (compulsion aside).
 
     Uses the indexes in ``cache``, whose foundations and tableau equal those of ``state``.
@@ -507,7 +507,7 @@ def python_apply(state: GameState, cache: list[Any], move: Move) -> GameState:
     rules = state.rules
     piles = state.piles
     player = state.current_player
-    plan = (PLANS.get(rules) or plans(rules))[player]
+    plan = (COMPILED_RULES.get(rules) or compiled_rules(rules))[player]
     drawn = state.drawn
     exhausted = state.exhausted
     played = state.played
@@ -645,7 +645,7 @@ def install(lister: Any = None, applier: Any = None) -> None:
     _applier = python_apply if applier is None else applier
 
 
-def track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[tuple[Move, ...], Any, Any]:
+def track(state: GameState, cache: list[Any], plan: CompiledRules, move: Move) -> tuple[tuple[Move, ...], Any, Any]:
     """Under revisits=false: the next state's turn moves, and what the engine keeps of its run (SEEN, SHAPE)."""
     piles = state.piles
     cls = type(move)
@@ -673,7 +673,7 @@ def track(state: GameState, cache: list[Any], plan: Plan, move: Move) -> tuple[t
 
 
 def _shuttle(
-    state: GameState, cache: list[Any], plan: Plan, move: Move, source: int, target: int, count: int
+    state: GameState, cache: list[Any], plan: CompiledRules, move: Move, source: int, target: int, count: int
 ) -> tuple[tuple[Move, ...], Run, int]:
     """The turn moves and the run of the state after ``move``, a move between tableau piles (revisits=false)."""
     seen, moved, key = _run(state, cache)

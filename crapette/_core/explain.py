@@ -10,7 +10,6 @@ and explains the first that is not legal.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from .messages import brief, not_a_move
 from .moves import (
@@ -23,8 +22,8 @@ from .moves import (
 )
 from .parts import Build
 from .compiled import (
-    Plan,
-    plans,
+    CompiledRules,
+    compiled_rules,
 )
 from .rules import FoundationPlays
 from .state import (
@@ -41,9 +40,6 @@ from .state import (
 )
 from .engine import MOVE_TYPES, legal_moves, track
 from ..errors import InvalidStateError
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["explain_illegal"]
 
@@ -90,7 +86,7 @@ def _rule_broken(state: GameState, move: Move) -> str:
     rules = state.rules
     piles = state.piles
     p = state.current_player
-    plan = plans(rules)[p]
+    plan = compiled_rules(rules)[p]
     if isinstance(move, Pass):
         legal = legal_moves(state)
         return f"Pass is legal only with no other move, and player {p} has {len(legal)}, e.g. {legal[0]}"
@@ -140,7 +136,7 @@ def _rule_broken(state: GameState, move: Move) -> str:
     return ""
 
 
-def _source_problem(state: GameState, plan: Plan, source: object) -> str:
+def _source_problem(state: GameState, plan: CompiledRules, source: object) -> str:
     p = state.current_player
     pile = ALL_PILES[source.id]  # type: ignore[attr-defined]
     if pile.kind in (PileKind.RESERVE, PileKind.WASTE) and pile.index != p:
@@ -160,7 +156,7 @@ def _source_problem(state: GameState, plan: Plan, source: object) -> str:
     return ""
 
 
-def _stack_problem(state: GameState, plan: Plan, move: MoveStack) -> str:
+def _stack_problem(state: GameState, plan: CompiledRules, move: MoveStack) -> str:
     if not state.rules.stack_moves:
         return "stack moves are not part of these rules: only top cards move"
     piles = state.piles
@@ -211,7 +207,7 @@ def _turn_problem(state: GameState) -> str:
         back[source] = back[source] + cards[len(cards) - k :]
         back[target] = cards[: len(cards) - k]
     rules = state.rules
-    plan = plans(rules)[state.current_player]
+    plan = compiled_rules(rules)[state.current_player]
     start = state.move_count - len(moves)
     fields = (rules, tuple(back), state.current_player, start, state.drawn, 0, state.exhausted, state.played,
               state.counters, state.hand_known, state.reserve_known, state.from_deal, ())

@@ -226,8 +226,10 @@ class RuleSet:
 
         >>> [o.name for o in RuleSet.options()][:3]
         ['reserve_size', 'first_player', 'tableau_sources']
+
+        A subclass with options of its own lists them too (after these).
         """
-        return _options()
+        return _options(cls)
 
     @classmethod
     def casual(cls) -> RuleSet:
@@ -293,13 +295,18 @@ class RuleSet:
     _repr_pretty_ = repr_pretty
 
 
-@functools.lru_cache(maxsize=1)
-def _options() -> tuple[Option, ...]:
-    out = []
-    for field in attrs.fields(RuleSet):
-        kind, doc = field.metadata["crapette.option"]
-        out.append(Option(name=field.name, default=field.default, doc=doc, kind=kind))
-    return tuple(out)
+def _options(cls: type[RuleSet] = RuleSet) -> tuple[Option, ...]:
+    found = _OPTIONS.get(cls)
+    if found is None:
+        out = []
+        for field in attrs.fields(cls):
+            kind, doc = field.metadata["crapette.option"]
+            out.append(Option(name=field.name, default=field.default, doc=doc, kind=kind))
+        found = _OPTIONS[cls] = tuple(out)
+    return found
+
+
+_OPTIONS: dict[type[RuleSet], tuple[Option, ...]] = {}
 
 
 _STALEMATE = Stalemate()

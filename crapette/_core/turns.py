@@ -10,18 +10,29 @@ making one: the natural unit of a decision.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from typing import Any
 
 import attrs
 
 from .engine import apply_move, legal_moves
 from .messages import brief
-from .moves import Draw, Move, MoveStack, Play
+from .moves import Draw, EndTurn, Move, MoveStack, Pass, Play
 from .shapes import pile_groups, shapes
 from .state import H0, R0, T0, GameState
 
-__all__ = ["DEFAULT_TURN_LIMIT", "MAX_TURN_LIMIT", "TurnEnd", "TurnEnds", "position_key", "reveals", "turn_ends"]
+__all__ = [
+    "DEFAULT_TURN_LIMIT",
+    "MAX_TURN_LIMIT",
+    "TurnEnd",
+    "TurnEnds",
+    "follow",
+    "leaves_segment",
+    "position_key",
+    "reveals",
+    "segment_exits",
+    "turn_ends",
+]
 
 #: How many positions :func:`turn_ends` collects by default before it stops.
 DEFAULT_TURN_LIMIT = 2000
@@ -63,6 +74,54 @@ def reveals(state: GameState, move: Move) -> bool:
         player = state.current_player
         return source == R0 + player and len(state.piles[source]) > 1 and not state.reserve_known[player]
     return False
+
+
+def follow(state: GameState, path: Iterable[Move]) -> GameState:
+    """The state after the moves of ``path`` from ``state``; the moves stop where the game ends.
+
+    >>> from crapette import new_game, parse_move
+    >>> follow(new_game("classic", seed=1), [parse_move("R0-T5"), parse_move("draw")]).move_count
+    2
+    """
+    for move in path:
+        if state.is_over:
+            break
+        state = apply_move(state, move)
+    return state
+
+
+def leaves_segment(state: GameState, move: Move) -> bool:
+    """True if ``move`` leaves the turn segment at ``state``: it is a Draw, End turn or Pass, or it :func:`reveals` a card.
+
+    The one test of a way out of a turn end: the planning bot tries these
+    moves after the positions of :func:`turn_ends`, and the training samples
+    stop there.
+
+    >>> from crapette import new_game, parse_move
+    >>> state = new_game("classic", seed=7)
+    >>> leaves_segment(state, parse_move("draw")), leaves_segment(state, parse_move("T0-T1"))
+    (True, False)
+    """
+    return type(move) in _WAYS_OUT or reveals(state, move)
+
+
+_WAYS_OUT = (Draw, EndTurn, Pass)
+
+
+def segment_exits(state: GameState) -> list[Move]:
+    """The legal moves of ``state`` that leave its turn segment (:func:`leaves_segment`), in legal order.
+
+    Legal order lists the reserve plays that reveal a card first, then Draw or
+    End turn, or Pass. In the compiled kernel where it runs.
+
+    >>> from crapette import new_game
+    >>> [str(m) for m in segment_exits(new_game("classic", seed=1))]  # R0-T5 uncovers a card
+    ['R0-T5', 'draw']
+    """
+    found = None if _exits is None else _exits(state)
+    if found is not None:
+        return list(found)
+    return [move for move in legal_moves(state) if leaves_segment(state, move)]
 
 
 def position_key(state: GameState) -> Hashable:
@@ -200,15 +259,18 @@ def turn_ends(state: GameState, *, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:
 
 #: The compiled kernel's twin of :func:`python_turn_ends` (see :func:`install`), or None.
 _kernel: Any = None
+_exits: Any = None
 
 
-def install(twin: Any = None) -> None:
+def install(twin: Any = None, exits: Any = None) -> None:
     """Make :func:`turn_ends` ask ``twin(state, limit)`` first: ``(ends, complete)``, or None for this module's search.
 
-    :mod:`crapette.kernel` installs its twin this way; None takes it away.
+    :func:`segment_exits` asks ``exits(state)`` likewise (the moves, or None).
+    :mod:`crapette.kernel` installs its twins this way; None takes them away.
     """
-    global _kernel
+    global _kernel, _exits
     _kernel = twin
+    _exits = exits
 
 
 def python_turn_ends(state: GameState, limit: int = DEFAULT_TURN_LIMIT) -> TurnEnds:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._core import greedy_table as T
 from .. import kernel
 from .._core.engine import apply_move, legal_moves
 from .._core.moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, Play
@@ -20,22 +21,22 @@ __all__ = ["FOUNDATION", "USELESS", "fast_move", "greedy_choice", "greedy_scores
 
 _F, _T, _R, _W = PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE, PileKind.WASTE
 
-#: Scores of the greedy heuristic, by kind of move (higher is played first).
-FOUNDATION = 1000
-_FOUNDATION_SOURCE = {_R: 30, _W: 20, _T: 10}
-_RESERVE_TO = {_R: 540, _W: 530}
-_RESERVE_TO_TABLEAU = 500
-_WASTE_TO = {_R: 440, _W: 430}
-_WASTE_TO_TABLEAU = 400
-_TABLEAU_TO = {_R: 300, _W: 290}
-_OPENS_FOUNDATION = 350
-_OPENS_RESERVE = 340
-_OPENS_WASTE = 240
+#: Scores of the greedy heuristic, by kind of move (higher is played first): see crapette._core.greedy_table.
+FOUNDATION = T.FOUNDATION
+_FOUNDATION_SOURCE = {_R: T.FOUNDATION_FROM_RESERVE, _W: T.FOUNDATION_FROM_WASTE, _T: T.FOUNDATION_FROM_TABLEAU}
+_RESERVE_TO = {_R: T.RESERVE_TO_RESERVE, _W: T.RESERVE_TO_WASTE}
+_RESERVE_TO_TABLEAU = T.RESERVE_TO_TABLEAU
+_WASTE_TO = {_R: T.WASTE_TO_RESERVE, _W: T.WASTE_TO_WASTE}
+_WASTE_TO_TABLEAU = T.WASTE_TO_TABLEAU
+_TABLEAU_TO = {_R: T.TABLEAU_TO_RESERVE, _W: T.TABLEAU_TO_WASTE}
+_OPENS_FOUNDATION = T.OPENS_FOUNDATION
+_OPENS_RESERVE = T.OPENS_RESERVE
+_OPENS_WASTE = T.OPENS_WASTE
 #: The score of a move between tableau piles that opens nothing: below drawing.
-USELESS = -100
-_DRAW = 100
-_END_TURN = 50
-_KEEP_EMPTY = 10
+USELESS = T.USELESS
+_DRAW = T.DRAW
+_END_TURN = T.END_TURN
+_KEEP_EMPTY = T.KEEP_EMPTY
 
 
 def greedy_scores(world: GameState, moves: Sequence[Move], lookahead: bool = True) -> list[int]:

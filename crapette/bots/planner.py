@@ -18,13 +18,12 @@ import time
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
-from .. import kernel
 from .._core.checks import MAX_PLAYOUTS, check_int, check_seconds, check_seed
-from .._core.engine import apply_move, legal_moves
+from .._core.engine import apply_move
 from .._core.messages import brief
-from .._core.moves import Draw, EndTurn, Move, Pass
+from .._core.moves import EndTurn, Move, Pass
 from .._core.state import GameState
-from .._core.turns import TurnEnd, position_key, reveals, turn_ends
+from .._core.turns import TurnEnd, follow, position_key, reveals, segment_exits, turn_ends
 from .._views.view import PublicView, dealer, view
 from ..evaluation import Evaluator, FittedValue, Playout, cards_left, evaluate_all
 from ..protocol import Crapette, seeded_rng
@@ -38,14 +37,6 @@ MAX_CANDIDATES = 2000
 _GAME = Crapette("classic")
 _RANKER = FittedValue()
 _JUDGE = Playout()
-
-
-def _exits(state: GameState) -> list[Move]:
-    """The legal moves that leave a turn end: they reveal a card or end the turn."""
-    found = kernel.exits(state)
-    if found is not None:
-        return list(found)
-    return [m for m in legal_moves(state) if type(m) in (Draw, EndTurn, Pass) or reveals(state, m)]
 
 
 def _check_evaluator(name: str, value: object) -> Any:
@@ -267,7 +258,7 @@ class PlanningBot:
                 world = deal.deal(rng)
                 tried = []
                 for i in alive:
-                    tried.append(judge.evaluate(_follow(world, paths[i]), player, rng))
+                    tried.append(judge.evaluate(follow(world, paths[i]), player, rng))
                     if deadline is not None and time.monotonic() > deadline:
                         out_of_time = True
                         break
@@ -325,16 +316,6 @@ def _clear_of(state: GameState, path: tuple[Move, ...], barred: frozenset[Hashab
     return True
 
 
-def _follow(deal: GameState, path: tuple[Move, ...]) -> GameState:
-    """The state after ``path`` in ``deal`` (the moves stop if the game ends)."""
-    state = deal
-    for move in path:
-        if state.is_over:
-            break
-        state = apply_move(state, move)
-    return state
-
-
 def path_values(
     v: PublicView, paths: list[tuple[Move, ...]], worlds: int, seed: int = 0, *, evaluator: Evaluator | None = None
 ) -> list[float]:
@@ -354,7 +335,7 @@ def path_values(
     totals = [0.0] * len(paths)
     for _ in range(count):
         world = deal.deal(rng)
-        for i, value in enumerate(evaluate_all(judge, [_follow(world, path) for path in paths], player, rng)):
+        for i, value in enumerate(evaluate_all(judge, [follow(world, path) for path in paths], player, rng)):
             totals[i] += value
     return [total / count for total in totals]
 
@@ -377,7 +358,7 @@ def path_outcomes(
     for _ in range(count):
         world = deal.deal(rng)
         for i, path in enumerate(paths):
-            end = _JUDGE.play_on(_follow(world, path), player)
+            end = _JUDGE.play_on(follow(world, path), player)
             outcome = end.outcome
             won = 0 if outcome is None or outcome.winner is None else 1 if outcome.winner == player else -1
             total = totals[i]
@@ -410,7 +391,7 @@ def segment_paths(
     for end in turn_ends(world):
         if deadline is not None and ways and time.monotonic() > deadline:
             break
-        exits = [] if end.state.is_over else _exits(end.state)
+        exits = [] if end.state.is_over else segment_exits(end.state)
         if exits or end.state.is_over:
             ways.append((end, exits))
     values = evaluate_all(rank, [e.state for e, _ in ways], player, chance)
@@ -421,11 +402,7 @@ def segment_paths(
         if end.state.is_over:
             paths.append(end.moves)
         else:
-            # Revealing plays of the reserve first (they empty it), then Draw, End turn, Pass.
-            exits.sort(key=lambda m: _EXIT_ORDER.get(type(m), 0))
+            # Revealing plays of the reserve first (they empty it), then Draw, End turn, Pass: legal order.
             paths.extend((*end.moves, x) for x in exits)
     return paths
-
-
-_EXIT_ORDER: dict[type[Move], int] = {Draw: 1, EndTurn: 2, Pass: 3}
 

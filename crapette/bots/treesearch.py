@@ -166,6 +166,11 @@ class TreeSearchBot:
     :raises ValueError: if ``seed`` is out of range, or a budget not positive
         (or over :data:`~crapette.bots.MAX_PLAYOUTS` playouts, or 3600 seconds),
         or both or neither budget is given.
+
+    .. deprecated:: 0.3.0
+       It plays weaker than :class:`~crapette.bots.SearchBot` and
+       :class:`~crapette.bots.PlanningBot`, and warns when made: use
+       ``make_bot("plan")`` or ``make_bot("montecarlo")``.
     """
 
     name = "tree"

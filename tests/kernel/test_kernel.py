@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+import types
 from typing import Any
 
 import attrs
@@ -44,6 +45,7 @@ from crapette import (
     turn_ends,
 )
 from crapette._formats.actions import NUM_ACTIONS, action_to_move
+from crapette._core.options import Flag, option
 from crapette._core.state import raw_state
 from crapette.bots import GreedyBot, PlanningBot, SearchBot
 from crapette.selfplay import self_play
@@ -178,6 +180,40 @@ def test_rules_with_parts_of_ones_own_play_alike_in_both_engines(rules: RuleSet)
         state = apply_move(state, rng.choice(legal_moves(state)))
 
 
+@attrs.frozen(cache_hash=True, repr=False)
+class _WithJokers(RuleSet):
+    """Rules with an option the kernel has never heard of (the Python engine knows no more of it either)."""
+
+    jokers: bool = option(Flag(), False, "A rule option newer than the kernel.")
+
+
+def test_the_kernel_steps_aside_for_rules_with_an_option_it_does_not_know() -> None:
+    classic = RuleSet.classic()
+    rules = _WithJokers(**{o.name: getattr(classic, o.name) for o in RuleSet.options()}, jokers=True)
+    assert [o.name for o in _WithJokers.options()][-1] == "jokers"
+    assert not kernel.supports(rules) and kernel.supports(classic) == kernel.AVAILABLE
+    assert kernel.engine() == ("kernel" if kernel.AVAILABLE else "python")
+    state = new_game(rules, seed=3)
+    assert kernel.fast_move(state) is None and kernel.playout(state, 0) is None and kernel.exits(state) is None
+    rng = random.Random(3)
+    states, moves = [state], []
+    while not state.is_over and len(moves) < 150:
+        moves.append(rng.choice(legal_moves(state)))
+        state = apply_move(state, moves[-1])
+        states.append(state)
+    with pure():
+        state = new_game(rules, seed=3)
+        for move, then in zip(moves, states[1:]):
+            assert move in legal_moves(state)
+            state = apply_move(state, move)
+            assert state == then and state.outcome == then.outcome
+    # The Python engine knows nothing of the option either: the game is the classic one, move for move.
+    state = new_game(classic, seed=3)
+    for move, then in zip(moves, states[1:]):
+        state = apply_move(state, move)
+        assert state.piles == then.piles and state.outcome == then.outcome
+
+
 # -- the kernel agrees with the Python engine -------------------------------------------
 
 
@@ -302,7 +338,6 @@ def _broken(**changes: Any) -> GameState:
 def test_a_malformed_state_is_left_to_the_python_engine(state: GameState) -> None:
     assert kernel.playout(state, 0) is None and kernel.evaluate(state, 1) is None
     assert kernel.fast_move(state) is None and kernel.exits(state) is None
-    assert kernel.try_paths([state], [()], 0) is None
     assert kernel.greedy_scores(state, (), True) is None
 
 
@@ -315,10 +350,28 @@ def test_the_kernel_refuses_malformed_arguments() -> None:
         kernel.evaluate(state, True)  # type: ignore[arg-type]
     assert kernel.greedy_scores(state, ["draw"], True) is None  # type: ignore[list-item]
     assert kernel.greedy_scores(state, [parse_move("T0-T1")], True) is None  # not legal there
-    assert kernel.try_paths([state], [[parse_move("T0-F3")]], 0) is None  # not legal: Python says why
     assert kernel.shuffle(random.Random(1), (1, 2, 3)) is None  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
-        kernel.try_paths(state, [], 0)  # type: ignore[arg-type]
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    ("at", "change", "match"),
+    [
+        (-1, lambda layout: {**layout, "T0": 9}, "T0"),
+        (-1, lambda layout: {**layout, "MAX_TURN": 999}, "MAX_TURN"),
+        (-2, lambda table: types.SimpleNamespace(**{**{k: getattr(table, k) for k in table.__all__}, "USELESS": "x"}),
+         "USELESS"),
+    ],
+)
+def test_the_kernel_refuses_numbers_other_than_those_it_was_built_with(at: int, change: Any, match: str) -> None:
+    from crapette import _ckernel
+
+    config = list(kernel._config())
+    config[at] = change(config[at])
+    with pytest.raises((ValueError, TypeError), match=match):
+        _ckernel.init(tuple(config))
+    assert legal_moves(new_game("classic", seed=1)) == legal_moves(new_game("classic", seed=1))  # still running
+    assert kernel.fast_move(new_game("classic", seed=1)) is not None
 
 
 @needs_kernel

@@ -10,6 +10,7 @@ import pytest
 from crapette import GameRecord, GameState, RecordError, apply_move, legal_moves, new_game, parse_move, reveals
 from crapette.analysis import MISTAKE, MISTAKE_CHANCE, Review, analyse, reviews, segments
 from crapette.bots import GreedyBot, PlanningBot, RandomBot, TreeSearchBot
+from crapette._core.turns import follow
 from crapette.evaluation import CardCount
 
 BOT = PlanningBot(seed=1, playouts=300)
@@ -134,8 +135,8 @@ def test_the_unseen_cards_are_dealt_where_the_path_would_have_left_them() -> Non
         for path in segment_paths(v)[:5]:
             world = deal.deal(rng)
             unseen = [(pid, n, world.piles[pid][:n]) for pid, n in slots]
-            placed = analysis._dealt(analysis._follow(start, path[:-1]), unseen)
-            assert placed == analysis._follow(world, path[:-1])
+            placed = analysis._dealt(follow(start, path[:-1]), unseen)
+            assert placed == follow(world, path[:-1])
             checked += 1
         state = apply_move(state, bots[state.current_player].choose(state))
     assert checked >= 40
