@@ -66,7 +66,7 @@ LAYERS = {
     "_turns": _L["turns"],
     "_ckernel": _L["kernel"], "kernel": _L["kernel"],
     "_view": _L["view"],
-    "_position": _L["formats"], "_record_format": _L["formats"], "_record_json": _L["formats"],
+    "_position": _L["formats"], "_atomic": _L["formats"], "_record_format": _L["formats"], "_record_json": _L["formats"],
     "_record_text": _L["formats"], "_record": _L["formats"], "_actions": _L["formats"], "_game": _L["formats"],
     "crapette": _L["formats"],
     "protocol": _L["protocol"], "gamekit": _L["protocol"],
