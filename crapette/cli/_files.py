@@ -10,7 +10,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from .. import GameRecord, parse_record
 from .._atomic import replacing
@@ -104,7 +104,7 @@ def writing(path: str | Path) -> Iterator[TextIO]:
     shown = shown_path(path)
     try:
         with replacing(path) as file:
-            yield file
+            yield cast(TextIO, file)  # a text stream: not binary
     except OSError as exc:
         raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
 
