@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from .. import GameRecord, parse_record
-from .._atomic import replacing
-from .._messages import brief
-from .._record import MAX_RECORD_LENGTH
+from .._formats.atomic import replacing
+from .._core.messages import brief
+from .._formats.record import MAX_RECORD_LENGTH
 from ._common import MAX_RECORD_BYTES, Fail
 
 
@@ -91,7 +91,7 @@ def writing(path: str | Path) -> Iterator[TextIO]:
     """A text stream (UTF-8) whose text replaces ``path`` once the ``with`` block ends without error.
 
     Every file the command writes goes through here, and through
-    :func:`crapette._atomic.replacing`: the text goes to a new hidden file in the same folder
+    :func:`crapette._formats.atomic.replacing`: the text goes to a new hidden file in the same folder
     (``.NAME.XXXXXXXX.tmp``), flushed to the disk and then renamed over
     ``path`` in one step: a write that fails midway (a full disk, a file size
     limit), Ctrl-C or a kill leaves the file that was there as it was (a kill
