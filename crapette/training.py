@@ -35,14 +35,15 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import math
 import shlex
 import sys
-import zipfile
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 
+from ._formats.atomic import replacing
 from ._core.checks import SEED_LIMIT, check_int, check_seed
 from ._core.engine import apply_move, legal_moves, new_game
 from ._core.messages import brief
@@ -68,6 +69,10 @@ __all__ = ["POLICIES", "Samples", "fit", "generate", "log_loss", "main"]
 #: positions of greedy games and turn ends reachable from them, each labelled by the mean result
 #: of greedy rollouts from deals of its unseen cards (``"rollouts"``).
 POLICIES = ("greedy", "value", "rollouts")
+# The largest count a sample file may hold (encode()'s counts are far below: they fit the int16 of the samples),
+# and the largest network file the command reads, in bytes (the shipped networks are a few kilobytes).
+_MAX_COUNT = 2**15 - 1
+_MAX_NET_BYTES = 16 * 2**20
 
 
 @attrs.frozen(eq=False)
@@ -99,11 +104,15 @@ class Samples:
         )
 
     def save(self, path: str) -> None:
-        """Write the samples to ``path``, that name exactly (NumPy's compressed ``.npz``).
+        """Write the samples to ``path``, that name exactly (NumPy's compressed ``.npz``), whole or not at all.
+
+        The samples go to a hidden file beside ``path`` that then replaces it
+        in one step, as the ``crapette`` command saves its files: a write
+        that fails midway, or is interrupted, leaves the file that was there.
 
         :raises OSError: if the file cannot be written.
         """
-        with open(path, "wb") as out:  # a name given to NumPy would get ".npz" added
+        with replacing(path, binary=True) as out:  # a name given to NumPy would get ".npz" added
             np.savez_compressed(
                 out, features=self.features, labels=self.labels, deals=self.deals, made=np.array(self.made, dtype=str)
             )
@@ -112,22 +121,38 @@ class Samples:
     def load(cls, path: str) -> Samples:
         """The samples :meth:`save` wrote.
 
+        The counts must be whole numbers from 0 to 32,767, the labels numbers
+        from 0 to 1, the deals whole numbers.
+
         :raises OSError: if the file cannot be read.
-        :raises ValueError: if it holds no samples, or samples of other features.
+        :raises ValueError: if it holds no samples, samples of other features, or values out of range.
         """
         try:
             with np.load(path, allow_pickle=False) as data:
                 features, labels, deals = data["features"], data["labels"], data["deals"]
                 made = data["made"] if "made" in data.files else np.array([], dtype=str)
-        except (ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+        except OSError:
+            raise
+        except Exception as exc:  # NumPy and zipfile say "malformed" in many ways (zlib.error, MemoryError, ...)
             raise ValueError(f"{path} holds no samples: {brief(exc)}") from None
-        if features.ndim != 2 or features.shape[1] != len(FEATURES):
-            raise ValueError(f"{path} holds samples of {features.shape[-1]} features, not {len(FEATURES)}")
+        if not all(isinstance(a, np.ndarray) for a in (features, labels, deals)):
+            raise ValueError(f"{path} holds no samples: not arrays")
+        if features.ndim != 2:
+            raise ValueError(f"{path} holds counts of shape {features.shape}, not (samples, {len(FEATURES)})")
+        if features.shape[1] != len(FEATURES):
+            raise ValueError(f"{path} holds samples of {features.shape[1]} features, not {len(FEATURES)}")
         if labels.shape != (len(features),) or deals.shape != (len(features),):
             raise ValueError(f"{path} holds {len(features)} samples but other numbers of labels or deals")
-        if made.ndim != 1 or made.dtype.kind != "U":
+        if features.dtype.kind not in "iu" or deals.dtype.kind not in "iu" or labels.dtype.kind not in "iuf":
+            raise ValueError(f"{path} holds samples of the wrong types (counts {features.dtype}, labels "
+                             f"{labels.dtype}, deals {deals.dtype})")
+        if features.size and not (features.min() >= 0 and features.max() <= _MAX_COUNT):
+            raise ValueError(f"{path} holds counts out of range (0 to {_MAX_COUNT})")
+        if labels.size and not (np.all(np.isfinite(labels)) and labels.min() >= 0 and labels.max() <= 1):
+            raise ValueError(f"{path} holds labels out of range (0 to 1)")
+        if not isinstance(made, np.ndarray) or made.ndim != 1 or made.dtype.kind != "U":
             raise ValueError(f"{path} holds samples whose commands are not a list of texts")
-        return cls(features, labels, deals, tuple(str(command) for command in made))
+        return cls(features.astype(np.int16), labels, deals.astype(np.int64), tuple(str(command) for command in made))
 
 
 def _exit(before: GameState, after: GameState) -> bool:
@@ -502,16 +527,45 @@ def _loss(x: np.ndarray, y: np.ndarray, params: list[np.ndarray], clip: float) -
     return _bce(_forward(x, w1, b1, w2, float(b2a[0]), clip)[2], y)
 
 
+def _fits_int64(net: ValueNet, largest: int) -> bool:
+    """True if no sum of the network over counts up to ``largest`` can leave 64 bits (with room)."""
+    top = net.clip << SCALE_BITS
+    units = max(abs(row[0]) + sum(abs(w) for w in row[1:]) * largest for row in net.hidden)
+    output = (abs(net.output[0]) << SCALE_BITS) + sum(abs(w) for w in net.output[1:]) * top
+    return max(units, output, top) < 1 << 62
+
+
+def _as_float(total: int, scale: int) -> float:
+    """``total / scale`` as a float, the largest float where it is larger (a log-odds beyond any doubt)."""
+    try:
+        return total / scale
+    except OverflowError:
+        return math.copysign(sys.float_info.max, total)
+
+
 def logits(net: ValueNet, features: np.ndarray) -> np.ndarray:
-    """The integer network's log-odds for each row of ``features``, exactly as :meth:`ValueNet.raw` gives them."""
+    """The integer network's log-odds for each row of ``features``, exactly as :meth:`ValueNet.raw` gives them.
+
+    Sums that 64-bit integers hold are worked out by NumPy in them; a network
+    whose weights are too large for that is worked out in Python's integers,
+    slowly, and a log-odds beyond the largest float is that float.
+
+    >>> from crapette.value import net_for
+    >>> float(logits(net_for("classic"), np.zeros((1, len(FEATURES)), np.int16))[0]) == net_for("classic").logit(
+    ...     [0] * len(FEATURES))
+    True
+    """
     one = 1 << SCALE_BITS
-    w1 = np.array([row[1:] for row in net.hidden], dtype=np.int64).T
-    b1 = np.array([row[0] for row in net.hidden], dtype=np.int64)
-    acc = features.astype(np.int64) @ w1 + b1
-    h = np.clip(acc, 0, net.clip * one)
-    total = h @ np.array(net.output[1:], dtype=np.int64) + net.output[0] * one
-    result: np.ndarray = total.astype(np.float64) / (one * one)
-    return result
+    largest = int(np.abs(features).max()) if features.size else 0
+    if _fits_int64(net, largest):
+        w1 = np.array([row[1:] for row in net.hidden], dtype=np.int64).T
+        b1 = np.array([row[0] for row in net.hidden], dtype=np.int64)
+        acc = features.astype(np.int64) @ w1 + b1
+        h = np.clip(acc, 0, net.clip * one)
+        total = h @ np.array(net.output[1:], dtype=np.int64) + net.output[0] * one
+        result: np.ndarray = total.astype(np.float64) / (one * one)
+        return result
+    return np.array([_as_float(net.raw([int(x) for x in row]), one * one) for row in features], dtype=np.float64)
 
 
 def log_loss(net: ValueNet, samples: Samples) -> float:
@@ -582,8 +636,18 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _read_net(path: str) -> ValueNet:
-    with open(path, encoding="utf-8") as file:
-        return ValueNet.from_json(file.read())
+    with open(path, "rb") as file:
+        data = file.read(_MAX_NET_BYTES + 1)
+    if len(data) > _MAX_NET_BYTES:
+        raise ValueError(f"{path} is too large for a network (at most {_MAX_NET_BYTES:,} bytes)")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path} is not a text file (UTF-8): bad byte at offset {exc.start}") from None
+    try:
+        return ValueNet.from_json(text)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -628,7 +692,7 @@ def _run(args: argparse.Namespace, command: str) -> None:
 
         net, report = fit(samples, hidden=args.hidden, epochs=args.epochs, rate=args.rate, seed=args.seed,
                           name=args.name, made=" && ".join((*samples.made, command)), progress=epoch_said)
-        with open(args.out, "w", encoding="utf-8") as out:
+        with replacing(args.out) as out:
             out.write(net.to_json() + "\n")
         print(" ".join(f"{k} {v:.4f}" for k, v in report.items()))
     else:

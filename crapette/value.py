@@ -365,6 +365,11 @@ class ValueNet:
         """
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise ValueError("not a value network: nested too deeply") from None
+        except (ValueError, TypeError) as exc:  # not JSON (or not text), or a number too long to read
+            raise ValueError(f"not a value network: {brief(exc)}") from None
+        try:
             if data["features"] != list(FEATURES):
                 raise ValueError("the network was made for other features")
             return cls(
@@ -373,7 +378,7 @@ class ValueNet:
             )
         except RecursionError:
             raise ValueError("not a value network: nested too deeply") from None
-        except (KeyError, TypeError, json.JSONDecodeError) as exc:
+        except (KeyError, TypeError) as exc:
             raise ValueError(f"not a value network: {brief(exc)}") from None
 
 

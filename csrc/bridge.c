@@ -32,6 +32,22 @@ int k_action_of(PyObject *o) {
     return -1;
 }
 
+int k_int_arg(PyObject *o, const char *name, int64_t low, int64_t high, int64_t *out) {
+    if (!PyLong_Check(o) || PyBool_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, got %.100s", name, Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (overflow || v < low || v > high) {
+        PyErr_Format(PyExc_ValueError, "%s must be an int from %lld to %lld", name, (long long)low, (long long)high);
+        return -1;
+    }
+    *out = (int64_t)v;
+    return 0;
+}
+
 /* ---- the rules ------------------------------------------------------------------------- */
 
 static int get_int(PyObject *o, int64_t low, int64_t high, int64_t *out, const char *what) {

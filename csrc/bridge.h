@@ -44,6 +44,9 @@ PyObject *k_from_pos(PyObject *rules, const KPos *P, PyObject *parent, uint32_t 
 /* Remember state as the last one seen, with its position. */
 void k_remember(PyObject *state, PyObject *caps, const KPos *P);
 int k_action_of(PyObject *move);
+/* An entry point's integer argument: an int (not a bool) from low to high into *out, 0; else -1 with a
+ * TypeError (not an int) or a ValueError (out of range, however large) naming it. */
+int k_int_arg(PyObject *o, const char *name, int64_t low, int64_t high, int64_t *out);
 PyObject *k_outcome(const KPos *P);
 PyObject *k_init(PyObject *config);
 void k_forget(void);

@@ -260,16 +260,8 @@ static PyObject *m_turn_ends(PyObject *self, PyObject *const *args, Py_ssize_t n
         return NULL;
     }
     if (not_ready()) return NULL;
-    long limit = PyLong_Check(args[1]) ? PyLong_AsLong(args[1]) : -1;
-    if (limit < 1) {
-        if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_OverflowError)) {
-            PyErr_Clear();
-            limit = LONG_MAX;
-        } else {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "limit must be a positive int");
-            return NULL;
-        }
-    }
+    int64_t limit;   /* the node count is an int32_t */
+    if (k_int_arg(args[1], "turn_ends(): limit", 1, INT32_MAX, &limit) < 0) return NULL;
     PyObject *caps;
     const KRules *R;
     KPos *root = PyMem_Malloc(sizeof(KPos));
@@ -281,7 +273,7 @@ static PyObject *m_turn_ends(PyObject *self, PyObject *const *args, Py_ssize_t n
     }
     KEnds ends;
     PyObject *list = NULL, **states = NULL, **paths = NULL, *out = NULL;
-    int rc = k_turn_ends(R, root, limit, &ends);
+    int rc = k_turn_ends(R, root, (long)limit, &ends);
     PyMem_Free(root);
     if (rc < 0) goto done;
     PyObject *rules = FIELD(args[0], F_RULES);
@@ -329,18 +321,41 @@ int k_self_play_one(const KRules *R, PyObject *rules, PyObject *start, KPos *P, 
 
 /* self_play(starts, seeds, policy, epsilon, max_moves, keep) -> list[(states, outcome, moves)] | None */
 static PyObject *m_self_play(PyObject *self, PyObject *args) {
-    PyObject *starts, *seeds;
-    int policy, keep;
-    double epsilon;
-    long long max_moves;
-    if (!PyArg_ParseTuple(args, "O!O!idLi", &PyList_Type, &starts, &PyList_Type, &seeds, &policy, &epsilon, &max_moves, &keep))
+    PyObject *starts, *seeds, *policy_o, *epsilon_o, *max_moves_o, *keep_o;
+    int64_t policy, keep, max_moves;
+    if (!PyArg_ParseTuple(args, "O!O!OOOO", &PyList_Type, &starts, &PyList_Type, &seeds, &policy_o, &epsilon_o,
+                          &max_moves_o, &keep_o))
         return NULL;
     if (not_ready()) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(starts);
-    if (PyList_GET_SIZE(seeds) != n || policy < 0 || policy > 2 || keep < 0 || keep > 2 || max_moves < 0
-        || !(epsilon >= 0.0 && epsilon <= 1.0)) {
-        PyErr_SetString(PyExc_ValueError, "self_play: malformed arguments");
+    if (k_int_arg(policy_o, "self_play(): policy", 0, 2, &policy) < 0
+        || k_int_arg(max_moves_o, "self_play(): max_moves", 0, INT64_MAX, &max_moves) < 0
+        || k_int_arg(keep_o, "self_play(): keep", 0, 2, &keep) < 0)
         return NULL;
+    if (!PyFloat_Check(epsilon_o) && !(PyLong_Check(epsilon_o) && !PyBool_Check(epsilon_o))) {
+        PyErr_SetString(PyExc_TypeError, "self_play(): epsilon must be a number");
+        return NULL;
+    }
+    double epsilon = PyFloat_AsDouble(epsilon_o);
+    if (epsilon == -1.0 && PyErr_Occurred()) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(starts);
+    if (!(epsilon >= 0.0 && epsilon <= 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "self_play(): epsilon must be from 0.0 to 1.0");
+        return NULL;
+    }
+    if (PyList_GET_SIZE(seeds) != n) {
+        PyErr_SetString(PyExc_ValueError, "self_play(): one seed a start");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {   /* every seed checked before any game is played */
+        PyObject *seed = PyList_GET_ITEM(seeds, i);
+        if (!PyLong_Check(seed) || PyBool_Check(seed)) {
+            PyErr_SetString(PyExc_TypeError, "self_play(): a seed must be an int");
+            return NULL;
+        }
+        if (PyLong_AsUnsignedLongLong(seed) == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_SetString(PyExc_ValueError, "self_play(): a seed must be an int from 0 to 2**64 - 1");
+            return NULL;
+        }
     }
     KPos *P = PyMem_Malloc(sizeof(KPos));
     if (P == NULL) return PyErr_NoMemory();
@@ -359,7 +374,7 @@ static PyObject *m_self_play(PyObject *self, PyObject *args) {
             Py_RETURN_NONE;
         }
         int64_t moves;
-        int rc = k_self_play_one(R, FIELD(start, F_RULES), start, P, seed, policy, epsilon, max_moves, keep, &states,
+        int rc = k_self_play_one(R, FIELD(start, F_RULES), start, P, seed, (int)policy, epsilon, max_moves, (int)keep, &states,
                                  &outcome, &moves);
         Py_DECREF(caps);
         if (rc < 0) goto fail;

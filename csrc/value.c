@@ -184,8 +184,9 @@ void k_encode(const KRules *R, const KPos *P, int player, int32_t *out) {
 
 /* The network's output for the counts x, scaled by 2**24 (crapette.value.ValueNet.raw). */
 static int64_t net_raw(const KNet *N, const int32_t *x) {
-    int64_t top = (int64_t)N->clip << SCALE_BITS;
-    int64_t total = N->w2[0] << SCALE_BITS;
+    /* Products, not shifts: a weight may be negative. net() has checked that no sum can overflow. */
+    int64_t top = (int64_t)N->clip * ((int64_t)1 << SCALE_BITS);
+    int64_t total = N->w2[0] * ((int64_t)1 << SCALE_BITS);
     for (int j = 0; j < N->hidden; j++) {
         const int64_t *w = N->w1[j];
         int64_t acc = w[0];
@@ -200,39 +201,71 @@ static const char *NET_NAME = "crapette.value net";
 
 static void net_free(PyObject *capsule) { PyMem_Free(PyCapsule_GetPointer(capsule, NET_NAME)); }
 
+/* The largest weight the kernel takes, and the largest count encode() gives (at most 104 cards, or
+ * 16 cards of distance 0 with at most 103 cards over each): every product and sum below is bounded. */
+#define MAX_WEIGHT ((int64_t)1 << 40)
+#define MAX_COUNT ((int64_t)1 << 11)
+/* A sum the network may reach must stay under this (2**62: room to spare in 64 bits). */
+#define MAX_SUM ((int64_t)1 << 62)
+
 static int64_t int_item(PyObject *seq, Py_ssize_t i, int *bad) {
     PyObject *o = PySequence_GetItem(seq, i);
     if (o == NULL) { *bad = 1; return 0; }
-    long long v = PyLong_AsLongLong(o);
+    int64_t v = 0;
+    if (k_int_arg(o, "a weight of the network", -MAX_WEIGHT, MAX_WEIGHT, &v) < 0) *bad = 1;
     Py_DECREF(o);
-    if (v == -1 && PyErr_Occurred()) *bad = 1;
-    else if (v > ((int64_t)1 << 40) || v < -((int64_t)1 << 40)) {
-        PyErr_SetString(PyExc_ValueError, "a weight of the network is too large for the kernel");
-        *bad = 1;
+    return v;
+}
+
+static int64_t abs64(int64_t v) { return v < 0 ? -v : v; }
+
+/* 0 if no sum of net_raw can reach MAX_SUM for counts from 0 to MAX_COUNT, else -1 with a ValueError.
+ * Each bound is checked before it is added, so the check itself cannot overflow. */
+static int check_sums(const KNet *N) {
+    int64_t top = (int64_t)N->clip * ((int64_t)1 << SCALE_BITS);   /* at most 2**28 */
+    for (int j = 0; j < N->hidden; j++) {
+        int64_t bound = abs64(N->w1[j][0]);   /* at most 2**40 + 103 * 2**51 < 2**58 */
+        for (int i = 1; i <= NFEAT; i++) bound += abs64(N->w1[j][i]) * MAX_COUNT;
+        if (bound >= MAX_SUM) goto overflow;
     }
-    return (int64_t)v;
+    int64_t bound = abs64(N->w2[0]) * ((int64_t)1 << SCALE_BITS);   /* at most 2**52 */
+    for (int j = 1; j <= N->hidden; j++) {
+        int64_t w = abs64(N->w2[j]);
+        if (w > (MAX_SUM - bound) / top) goto overflow;   /* w * top would take the bound past MAX_SUM */
+        bound += w * top;
+    }
+    if (bound >= MAX_SUM) goto overflow;
+    return 0;
+overflow:
+    PyErr_SetString(PyExc_ValueError, "the network's sums could overflow the kernel's 64-bit integers");
+    return -1;
 }
 
 /* net(hidden_rows, output, clip) -> capsule */
 PyObject *m_net(PyObject *self, PyObject *args) {
-    PyObject *rows, *output;
-    int clip;
-    if (!PyArg_ParseTuple(args, "OOi", &rows, &output, &clip)) return NULL;
+    PyObject *rows, *output, *clip_o;
+    int64_t clip;
+    if (!PyArg_ParseTuple(args, "OOO", &rows, &output, &clip_o)) return NULL;
+    if (k_int_arg(clip_o, "clip", 1, 1 << 16, &clip) < 0) return NULL;
     Py_ssize_t h = PySequence_Size(rows);
     if (h < 0) return NULL;
-    if (h < 1 || h > MAXHIDDEN || clip < 1 || clip > 1 << 16 || PySequence_Size(output) != h + 1) {
+    Py_ssize_t no = PySequence_Size(output);
+    if (no < 0) return NULL;
+    if (h < 1 || h > MAXHIDDEN || no != h + 1) {
         PyErr_SetString(PyExc_ValueError, "the network does not fit the kernel");
         return NULL;
     }
     KNet *N = PyMem_Malloc(sizeof(KNet));
     if (N == NULL) return PyErr_NoMemory();
     N->hidden = (int)h;
-    N->clip = clip;
+    N->clip = (int)clip;
     int bad = 0;
     for (Py_ssize_t j = 0; j < h && !bad; j++) {
         PyObject *row = PySequence_GetItem(rows, j);
         if (row == NULL) { bad = 1; break; }
-        if (PySequence_Size(row) != NFEAT + 1) {
+        Py_ssize_t width = PySequence_Size(row);
+        if (width < 0) bad = 1;
+        else if (width != NFEAT + 1) {
             PyErr_SetString(PyExc_ValueError, "a hidden unit of the network has the wrong number of weights");
             bad = 1;
         }
@@ -240,7 +273,7 @@ PyObject *m_net(PyObject *self, PyObject *args) {
         Py_DECREF(row);
     }
     for (Py_ssize_t j = 0; j <= h && !bad; j++) N->w2[j] = int_item(output, j, &bad);
-    if (bad) {
+    if (bad || check_sums(N) < 0) {
         PyMem_Free(N);
         return NULL;
     }

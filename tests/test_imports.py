@@ -79,7 +79,7 @@ LAYERS = {
     "_core.turns": _L["turns"], "_core.greedy_table": _L["turns"],
     "_ckernel": _L["kernel"], "kernel": _L["kernel"],
     "_views.view": _L["view"],
-    "_formats.position": _L["formats"], "_formats.record_format": _L["formats"], "_formats.record_json": _L["formats"],
+    "_formats.position": _L["formats"], "_formats.atomic": _L["formats"], "_formats.record_format": _L["formats"], "_formats.record_json": _L["formats"],
     "_formats.record_text": _L["formats"], "_formats.record": _L["formats"], "_formats.actions": _L["formats"], "_formats.game": _L["formats"],
     "crapette": _L["formats"],
     "protocol": _L["protocol"], "gamekit": _L["protocol"],

@@ -5,15 +5,15 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import stat
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
 from .. import GameRecord, parse_record
+from .._formats.atomic import replacing
 from .._core.messages import brief
 from .._formats.record import MAX_RECORD_LENGTH
 from ._common import MAX_RECORD_BYTES, Fail
@@ -86,73 +86,27 @@ def read_record(path: str) -> GameRecord:
         raise Fail(f"{shown_path(path)} is not a valid game record: {exc}") from None
 
 
-def _direct(path: str, shown: str) -> Iterator[TextIO]:
-    """A stream writing straight into ``path``, which is not a regular file (a pipe, a device)."""
-    flags = os.O_WRONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
-    try:
-        with open(fd, "w", encoding="utf-8", newline="") as file:
-            if hasattr(os, "O_NONBLOCK"):
-                os.set_blocking(fd, True)
-            yield file
-    except OSError as exc:
-        raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
-
-
 @contextlib.contextmanager
 def writing(path: str | Path) -> Iterator[TextIO]:
     """A text stream (UTF-8) whose text replaces ``path`` once the ``with`` block ends without error.
 
-    Every file the command writes goes through here. The text goes to a new
-    hidden file in the same folder (``.NAME.XXXXXXXX.tmp``), flushed to the disk and then renamed over
+    Every file the command writes goes through here, and through
+    :func:`crapette._formats.atomic.replacing`: the text goes to a new hidden file in the same folder
+    (``.NAME.XXXXXXXX.tmp``), flushed to the disk and then renamed over
     ``path`` in one step: a write that fails midway (a full disk, a file size
     limit), Ctrl-C or a kill leaves the file that was there as it was (a kill
     may leave the hidden file behind). A file that may not be written stays as
     it is, even in a folder that may be. A path that is not a regular file (a
     pipe, a device such as ``/dev/stdout``) is written straight through, and a
-    pipe that nobody reads is refused instead of waited for.
+    pipe that nobody reads is refused instead of waited for. A failure is a
+    :class:`Fail` that says why.
     """
     shown = shown_path(path)
-    if "\0" in str(path):
-        raise Fail(f"cannot write {shown}: a file name cannot hold a null character")
-    target = os.path.realpath(path)  # through a link: the file it names is replaced, the link stays
     try:
-        info: os.stat_result | None = os.stat(target)
-    except FileNotFoundError:
-        info = None
+        with replacing(path) as file:
+            yield cast(TextIO, file)  # a text stream: not binary
     except OSError as exc:
         raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
-    if info is not None and stat.S_ISDIR(info.st_mode):
-        raise Fail(f"cannot write {shown}: it is a directory")
-    if info is not None and not stat.S_ISREG(info.st_mode):
-        yield from _direct(target, shown)
-        return
-    if info is not None and not os.access(target, os.W_OK):
-        raise Fail(f"cannot write {shown}: {os.strerror(errno.EACCES)}")
-    folder, name = os.path.split(target)
-    temporary = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    try:
-        fd = os.open(temporary, flags, 0o666)
-    except OSError as exc:
-        raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
-    try:
-        with open(fd, "w", encoding="utf-8", newline="") as file:
-            if info is not None and hasattr(os, "fchmod"):
-                os.fchmod(fd, stat.S_IMODE(info.st_mode))  # the file keeps its permissions
-            yield file
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        if isinstance(exc, OSError):
-            raise Fail(f"cannot write {shown}: {why_failed(exc)}") from None
-        raise
 
 
 def write_file(path: str | Path, text: str) -> None:

@@ -1016,9 +1016,11 @@ async def hint(request: Request) -> Response:
         first -= 1
     moves = await workers.run(HINT_BOT.hint, state, states[first:], game=game_id, **_asker(request))
     texts = []
-    for move in moves:  # no move but the last reveals a card: each is worded where it is played
+    # No move but the last reveals a card: each is worded where it is played. By position, not by
+    # identity: moves are shared values, and a hint may repeat one (draw, play, draw again).
+    for index, move in enumerate(moves):
         texts.append(describe_move(state, move, names=session.names))
-        if move is not moves[-1]:
+        if index < len(moves) - 1:
             state = apply_move(state, move)
     return JSONResponse({"move": str(moves[0]), "moves": [str(move) for move in moves], "texts": texts})
 

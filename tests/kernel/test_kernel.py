@@ -387,3 +387,108 @@ def test_the_kernel_shuffles_as_random_does() -> None:
         pass
 
     assert kernel.shuffle(Other(1), [1, 2]) is None
+
+
+@needs_kernel
+@pytest.mark.parametrize(("limit", "error"), [
+    (-(10**30), ValueError), (10**30, ValueError), (0, ValueError), (-1, ValueError), (2**31, ValueError),
+    (True, TypeError), (2.0, TypeError), ("3", TypeError), (None, TypeError),
+])
+def test_the_kernels_turn_ends_checks_its_limit_itself(limit: Any, error: type[Exception]) -> None:
+    # turn_ends() checks the limit before the kernel sees it; the kernel does not rely on its callers.
+    from crapette import _ckernel
+
+    state = new_game("classic", seed=1)
+    with pytest.raises(error, match="limit"):
+        _ckernel.turn_ends(state, limit)
+    found = _ckernel.turn_ends(state, 20_000)
+    assert found is not None and [end.moves for end in found[0]] == [end.moves for end in turn_ends(state)]
+
+
+@needs_kernel
+@pytest.mark.parametrize(("position", "value", "error", "word"), [
+    (2, True, TypeError, "policy"), (2, 3, ValueError, "policy"), (2, -(10**30), ValueError, "policy"),
+    (3, True, TypeError, "epsilon"), (3, float("nan"), ValueError, "epsilon"), (3, 1.5, ValueError, "epsilon"),
+    (4, True, TypeError, "max_moves"), (4, -1, ValueError, "max_moves"), (4, 10**30, ValueError, "max_moves"),
+    (5, True, TypeError, "keep"), (5, 7, ValueError, "keep"),
+    (1, [True], TypeError, "seed"), (1, [-1], ValueError, "seed"), (1, [2**64], ValueError, "seed"),
+    (1, [1.0], TypeError, "seed"), (1, [], ValueError, "seed"),
+])
+def test_the_kernels_self_play_checks_its_arguments_itself(position: int, value: Any, error: type[Exception], word: str) -> None:
+    from crapette import _ckernel
+
+    args: list[Any] = [[new_game("casual", seed=1)], [1], 1, 0.0, 50, 0]
+    assert len(_ckernel.self_play(*args)) == 1
+    args[position] = value
+    with pytest.raises(error, match=word):
+        _ckernel.self_play(*args)
+
+
+def _entry_point_calls() -> list[tuple[str, Any]]:
+    """A call of every entry point of the compiled kernel, on its way to a result and on its ways to an error."""
+    from crapette import _ckernel
+    from crapette.value import net_for
+
+    state = new_game("classic", seed=3)
+    moves = legal_moves(state)
+    net = net_for("classic")
+    handle = net.handle
+    illegal, bad_path = parse_move("T0-T1"), parse_move("T0-F3")
+    return [
+        ("legal_moves", lambda: _ckernel.legal_moves(state, None)),
+        ("apply_move", lambda: _ckernel.apply_move(state, None, moves[0])),
+        ("evaluate", lambda: _ckernel.evaluate(state, 0)),
+        ("evaluate: bad player", lambda: _ckernel.evaluate(state, 2)),
+        ("playout", lambda: _ckernel.playout(state, 1)),
+        ("fast_move", lambda: _ckernel.fast_move(state)),
+        ("exits", lambda: _ckernel.exits(state)),
+        ("shuffle", lambda: _ckernel.shuffle(random.Random(1), list(range(10)))),
+        ("greedy_scores", lambda: _ckernel.greedy_scores(state, moves, True)),
+        ("greedy_scores: illegal", lambda: _ckernel.greedy_scores(state, [illegal], True)),
+        ("greedy_scores: not moves", lambda: _ckernel.greedy_scores(state, 5, True)),
+        ("try_paths", lambda: _ckernel.try_paths([state, state], [[m] for m in moves], 0)),
+        ("try_paths: illegal", lambda: _ckernel.try_paths([state], [[bad_path]], 0)),
+        ("try_paths: not a path", lambda: _ckernel.try_paths([state], [5], 0)),
+        ("try_paths: not deals", lambda: _ckernel.try_paths(state, [], 0)),
+        ("turn_ends", lambda: _ckernel.turn_ends(state, 100)),
+        ("turn_ends: bad limit", lambda: _ckernel.turn_ends(state, -(10**30))),
+        ("turn_ends: not a state", lambda: _ckernel.turn_ends(5, 100)),
+        ("self_play", lambda: _ckernel.self_play([state], [1], 1, 0.0, 30, 2)),
+        ("self_play: bad seed", lambda: _ckernel.self_play([state], [-1], 1, 0.0, 30, 2)),
+        ("self_play: not a state", lambda: _ckernel.self_play([state, 5], [1, 2], 1, 0.0, 30, 2)),
+        ("net", lambda: _ckernel.net(net.hidden, net.output, net.clip)),
+        ("net: bad weight", lambda: _ckernel.net(net.hidden, (1.5, *net.output[1:]), net.clip)),
+        ("net: bad unit", lambda: _ckernel.net((*net.hidden[:3], (1,)), net.output[:5], net.clip)),
+        ("value", lambda: _ckernel.value(state, 0, handle)),
+        ("value: not a net", lambda: _ckernel.value(state, 0, 5)),
+        ("value_playout", lambda: _ckernel.value_playout(state, 1, handle)),
+        ("encode", lambda: _ckernel.encode(state, 0)),
+        ("encode: bad player", lambda: _ckernel.encode(state, 3)),
+    ]
+
+
+@needs_kernel
+def test_no_entry_point_of_the_kernel_keeps_memory_on_success_or_on_error() -> None:
+    # A reference not given back, or a buffer not freed, on some path would keep at least an object
+    # (tens of bytes) or a position (kilobytes) a call: tens of kilobytes over a thousand calls.
+    # tracemalloc sees Python's objects and the kernel's PyMem buffers alike.
+    import tracemalloc
+
+    grown = {}
+    tracemalloc.start()
+    try:
+        for name, call in _entry_point_calls():
+            def run(times: int) -> None:
+                for _ in range(times):
+                    try:
+                        call()
+                    except (TypeError, ValueError):
+                        pass
+
+            run(100)
+            before = tracemalloc.get_traced_memory()[0]
+            run(1000)
+            grown[name] = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert all(size < 8_000 for size in grown.values()), grown

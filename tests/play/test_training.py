@@ -356,3 +356,206 @@ def test_samples_keep_the_commands_that_made_them(tmp_path: Path, greedy_samples
                         made=np.array([[1, 2]]))
     with pytest.raises(ValueError, match="commands are not a list of texts"):
         Samples.load(str(tmp_path / "bad.npz"))
+# -- files: whatever they hold, written whole ----------------------------------------------
+
+
+def _net_text(**changes: Any) -> str:
+    data = json.loads(net_for("classic").to_json())
+    data.update({key: value(data) if callable(value) else value for key, value in changes.items()})
+    return json.dumps(data)
+
+
+def _one_line(argv: list[str], capsys: pytest.CaptureFixture[str], status: int = 1) -> str:
+    assert main(argv) == status
+    captured = capsys.readouterr()
+    said = captured.err if status else captured.out
+    assert "Traceback" not in captured.err and said.strip(), captured
+    if status:  # the message is one line, after any progress lines
+        assert said.strip().splitlines()[-1].startswith("python -m crapette.training "), said
+    return said.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (lambda: _net_text(output=lambda d: [1e200] * len(d["output"])), "every weight must be an int"),
+        (lambda: _net_text(hidden=lambda d: [[float("nan")] * len(d["hidden"][0])] * len(d["hidden"])),
+         "every weight must be an int"),
+        (lambda: _net_text(clip=float("nan")), "clip must be a positive int"),
+        (lambda: _net_text(clip="8"), "clip must be a positive int"),
+        (lambda: _net_text(output=lambda d: [True] * len(d["output"])), "every weight must be an int"),
+        (lambda: _net_text(hidden="abc"), "each hidden unit needs"),
+        (lambda: _net_text(features=["cards"]), "made for other features"),
+        (lambda: _net_text().replace('"clip": 8', '"clip": ' + "9" * 5000), "not a value network"),
+        (lambda: "[" * 100_000, "nested too deeply"),
+        (lambda: "[1, 2]", "not a value network"),
+        (lambda: "", "not a value network"),
+        (lambda: b"\xff\xfe{}", "not a text file (UTF-8)"),
+    ],
+    ids=["float weights", "NaN weights", "NaN clip", "text clip", "bool weights", "text rows", "other features",
+         "long number", "deep JSON", "a list", "empty", "not UTF-8"],
+)
+def test_a_network_file_that_is_not_a_network_is_refused_in_one_line(
+    content: Any, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], few_samples: Samples
+) -> None:
+    few_samples.save(str(tmp_path / "samples.npz"))
+    data = content()
+    net = tmp_path / "net.json"
+    net.write_bytes(data if isinstance(data, bytes) else data.encode())
+    for argv in (["loss", str(net), str(tmp_path / "samples.npz")],
+                 ["generate", "--policy", "value", "--net", str(net), "--games", "1", "--out", str(tmp_path / "x.npz")]):
+        err = _one_line(argv, capsys)
+        assert f"{net}" in err and message in err
+    assert not (tmp_path / "x.npz").exists()
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"output": lambda d: [10**200] * len(d["output"])},
+        {"hidden": lambda d: [[-(10**300)] * len(d["hidden"][0])] * len(d["hidden"])},
+        {"clip": 10**4000},
+    ],
+    ids=["output weights of 10**200", "hidden weights of -10**300", "a clip of 10**4000"],
+)
+def test_a_network_too_large_for_64_bits_is_measured_exactly(
+    changes: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str], few_samples: Samples
+) -> None:
+    few_samples.save(str(tmp_path / "samples.npz"))
+    (tmp_path / "net.json").write_text(_net_text(**changes))
+    out = _one_line(["loss", str(tmp_path / "net.json"), str(tmp_path / "samples.npz")], capsys, status=0)
+    assert out.startswith("log loss ")
+    net = ValueNet.from_json((tmp_path / "net.json").read_text())
+    rows = few_samples.features[:5]
+
+    def exact(raw: int) -> float:  # the log-odds, or the largest float where it is larger
+        try:
+            return raw / 2**24
+        except OverflowError:
+            return math.copysign(sys.float_info.max, raw)
+
+    assert list(logits(net, rows)) == [exact(net.raw([int(x) for x in row])) for row in rows]
+
+
+def test_a_network_file_too_large_to_be_one_is_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, few_samples: Samples
+) -> None:
+    import crapette.training
+
+    monkeypatch.setattr(crapette.training, "_MAX_NET_BYTES", 100)
+    few_samples.save(str(tmp_path / "samples.npz"))
+    (tmp_path / "net.json").write_text(net_for("classic").to_json())
+    assert "too large for a network" in _one_line(["loss", str(tmp_path / "net.json"), str(tmp_path / "samples.npz")], capsys)
+
+
+def _npz_member(name: str, header: str, body: bytes) -> tuple[str, bytes]:
+    """A .npy file of the header given, as a member of an .npz (a zip), whatever the header claims."""
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    return f"{name}.npy", b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + body
+
+
+def _hostile_samples(path: Path, kind: str, good: Samples) -> None:
+    import io
+    import zipfile
+
+    n, width = len(good), len(FEATURES)
+    arrays = {"features": good.features, "labels": good.labels, "deals": good.deals}
+    if kind == "corrupt":
+        good.save(str(path))
+        raw = bytearray(path.read_bytes())
+        raw[len(raw) // 2 : len(raw) // 2 + 40] = b"x" * 40
+        path.write_bytes(bytes(raw))
+        return
+    if kind == "a plain .npy":
+        buffer = io.BytesIO()
+        np.save(buffer, good.features)
+        path.write_bytes(buffer.getvalue())
+        return
+    if kind == "a shape of 10**10 rows":
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr(*_npz_member(
+                "features", f"{{'descr': '<i2', 'fortran_order': False, 'shape': (10000000000, {width}), }}", b"\0" * 64))
+            for name in ("labels", "deals"):
+                buffer = io.BytesIO()
+                np.save(buffer, arrays[name])
+                archive.writestr(f"{name}.npy", buffer.getvalue())
+        return
+    changed = {
+        "NaN counts": {"features": np.full((n, width), np.nan)},
+        "counts of 2**60": {"features": np.full((n, width), 2**60)},
+        "negative counts": {"features": -good.features - 1},
+        "text counts": {"features": np.full((n, width), "ab")},
+        "objects": {"features": np.array([[None] * width] * n, dtype=object)},
+        "a number for counts": {"features": np.array(5)},
+        "NaN labels": {"labels": np.full(n, np.nan)},
+        "labels of 2": {"labels": np.full(n, 2.0)},
+        "float deals": {"deals": np.full(n, 0.5)},
+    }[kind]
+    np.savez(path, **{**arrays, **changed}, allow_pickle=True) if kind == "objects" else np.savez(path, **{**arrays, **changed})
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("corrupt", "holds no samples"),
+        ("a plain .npy", "holds no samples"),
+        ("a shape of 10**10 rows", "holds no samples"),
+        ("NaN counts", "wrong types"),
+        ("counts of 2**60", "counts out of range"),
+        ("negative counts", "counts out of range"),
+        ("text counts", "wrong types"),
+        ("objects", "holds no samples"),
+        ("a number for counts", "holds counts of shape ()"),
+        ("NaN labels", "labels out of range"),
+        ("labels of 2", "labels out of range"),
+        ("float deals", "wrong types"),
+    ],
+)
+def test_a_samples_file_that_holds_anything_else_is_refused_in_one_line(
+    kind: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], few_samples: Samples
+) -> None:
+    path = tmp_path / "bad.npz"
+    _hostile_samples(path, kind, few_samples)
+    (tmp_path / "net.json").write_text(net_for("classic").to_json())
+    for argv in (["loss", str(tmp_path / "net.json"), str(path)], ["fit", str(path), "--out", str(tmp_path / "x.json")]):
+        assert message in _one_line(argv, capsys)
+    assert not (tmp_path / "x.json").exists()
+
+
+def test_samples_with_deals_of_any_integer_type_are_read_as_64_bit(tmp_path: Path, few_samples: Samples) -> None:
+    np.savez(tmp_path / "small.npz", features=few_samples.features.astype(np.int64), labels=few_samples.labels,
+             deals=few_samples.deals.astype(np.int8))
+    read = Samples.load(str(tmp_path / "small.npz"))
+    assert read.features.dtype == np.int16 and read.deals.dtype == np.int64
+    assert np.array_equal(read.features, few_samples.features)
+
+
+def test_the_files_the_pipeline_writes_replace_the_old_whole_or_not_at_all(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, few_samples: Samples
+) -> None:
+    import os
+
+    samples, net = tmp_path / "samples.npz", tmp_path / "net.json"
+    few_samples.save(str(samples))
+    before = samples.read_bytes()
+    net.write_text("the old network")
+
+    def fails_midway(out: Any, **arrays: Any) -> None:
+        out.write(b"PK half a zip")
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patch:  # the write fails midway
+        patch.setattr(np, "savez_compressed", fails_midway)
+        with pytest.raises(OSError, match="No space left"):
+            few_samples.save(str(samples))
+    with monkeypatch.context() as patch:  # the disk fills as the file is flushed
+        patch.setattr(os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+        with pytest.raises(OSError, match="No space left"):
+            Samples.join([few_samples, few_samples]).save(str(samples))
+        assert "No space left" in _one_line(["fit", str(samples), "--epochs", "1", "--out", str(net)], capsys)
+        assert "No space left" in _one_line(
+            ["generate", "--games", "1", "--max-moves", "20", "--out", str(samples)], capsys)
+    assert samples.read_bytes() == before and net.read_text() == "the old network"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["net.json", "samples.npz"]  # no file left behind
+    assert main(["fit", str(samples), "--epochs", "1", "--hidden", "2", "--out", str(net)]) == 0
+    assert ValueNet.from_json(net.read_text()).name == "classic"

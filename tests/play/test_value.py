@@ -303,6 +303,45 @@ def test_a_network_the_kernels_integers_could_not_hold_is_worked_out_in_python()
     assert overflowing.raw(python_encode(state, 0)) > 1 << 64  # it would have overflowed
 
 
+@needs_kernel
+def test_the_kernel_itself_refuses_a_network_whose_sums_could_overflow() -> None:
+    # crapette.value never hands it such a network (ValueNet.handle checks first); the kernel
+    # does not rely on it.
+    from crapette import _ckernel
+
+    base = net_for("classic")
+    assert _ckernel.net(base.hidden, base.output, base.clip) is not None
+    hidden = ((1 << 39, *base.hidden[0][1:]), *base.hidden[1:])
+    for output, clip in (((base.output[0], 1 << 39, *base.output[2:]), 60000),
+                         ((-(1 << 40),) * len(base.output), 1 << 16)):
+        with pytest.raises(ValueError, match="overflow"):
+            _ckernel.net(hidden, output, clip)
+    with pytest.raises(ValueError, match="weight"):
+        _ckernel.net(((1 << 41, *base.hidden[0][1:]), *base.hidden[1:]), base.output, base.clip)
+    with pytest.raises(TypeError, match="clip must be an int"):
+        _ckernel.net(base.hidden, base.output, True)
+    with pytest.raises(TypeError, match="weight"):
+        _ckernel.net(((True, *base.hidden[0][1:]), *base.hidden[1:]), base.output, base.clip)
+    with pytest.raises(TypeError, match="weight"):
+        _ckernel.net(base.hidden, (2.5, *base.output[1:]), base.clip)
+    with pytest.raises(ValueError, match="clip"):
+        _ckernel.net(base.hidden, base.output, -(10**30))
+
+
+@needs_kernel
+def test_the_largest_network_the_kernel_takes_gives_pythons_exact_output() -> None:
+    # Every hidden weight at the kernel's bound, units at the largest clip (2**28 scaled), and output
+    # weights of 2**31: the output's sum may reach 2**52 + 4 * 2**59, under the kernel's 2**62.
+    big = 1 << 40
+    small = ValueNet("edge", tuple((-big, *([big] * len(FEATURES))) for _ in range(4)),
+                     (-big, *([1 << 31] * 4)), clip=1 << 16)
+    assert small.handle is not None
+    for seed in (1, 2):
+        state = new_game("classic", seed=seed)
+        for player in (0, 1):
+            assert kernel.value(state, player, small.handle) == (0, small.raw(python_encode(state, player)))
+
+
 # -- the network -------------------------------------------------------------------------
 
 
@@ -356,6 +395,7 @@ def _json_with(**changes: Any) -> str:
         (_json_with(clip=0), "clip must be a positive int"),
         (_json_with(clip=True), "clip must be a positive int"),
         (None, "not a value network"),
+        ('{"clip": ' + "9" * 5000 + "}", "not a value network: ValueError: Exceeds the limit"),
     ],
 )
 def test_a_text_that_is_not_a_network_is_refused_with_a_value_error_that_says_why(text: Any, message: str) -> None:

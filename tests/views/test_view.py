@@ -102,6 +102,43 @@ def test_view_is_the_same_whatever_the_order_of_never_seen_cards() -> None:
     assert moved > 20
 
 
+@pytest.mark.parametrize("engine", ["kernel", "python"])
+def test_nothing_a_player_is_shown_depends_on_the_order_of_never_seen_cards(engine: str) -> None:
+    # What a frontend or a learner is given: the view, the legal moves, the table drawn as text (from
+    # the state and from its view) and as SVG (with the legal moves drawn as arrows),
+    # the observation arrays and the action mask, and the learned value's counts: with the kernel
+    # on and off, a game whose never-seen cards lie in another order gives exactly the same.
+    pytest.importorskip("numpy", reason="the observations need NumPy")
+    from crapette import kernel
+    from crapette.observation import action_mask, encode
+    from crapette.svg import render
+    from crapette.text import render_text
+    from crapette.value import encode as value_counts
+
+    def shown(state: GameState) -> list[object]:
+        moves = legal_moves(state)
+        out: list[object] = [view(state).to_dict(), moves, action_mask(state).tobytes()]
+        out += [render_text(state), render_text(view(state), perspective=1), render(state, highlight=moves)]
+        for seat in (0, 1):
+            out += [encode(state, seat).tobytes(), encode(view(state), seat).tobytes()]
+            if not state.is_over:
+                out.append(value_counts(state, seat))
+        return out
+
+    kernel.set_enabled(engine == "kernel")
+    try:
+        rng = random.Random(11)
+        moved = 0
+        for rules in ("casual", "classic"):
+            for state in random_states(rules, 4, 1500)[::50]:
+                twin = reshuffle_hidden(state, rng)
+                moved += twin.piles != state.piles
+                assert shown(twin) == shown(state), str(state)
+        assert moved > 15
+    finally:
+        kernel.set_enabled(True)
+
+
 def test_legal_moves_depend_only_on_public_information() -> None:
     rng = random.Random(8)
     for rules in ("casual", "classic"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import importlib.util
 import json
+import random
 import re
 import socket
 import subprocess
@@ -30,6 +31,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from crapette import (  # noqa: E402
     ALL_CARDS,
+    Game,
     GameRecord,
     GameState,
     RuleSet,
@@ -43,8 +45,8 @@ from crapette import (  # noqa: E402
     reveals,
     view,
 )
-from crapette.bots import PlanningBot  # noqa: E402
-from crapette.wording import describe_played, symbols  # noqa: E402
+from crapette.bots import GreedyBot, PlanningBot  # noqa: E402
+from crapette.wording import describe_move, describe_played, symbols  # noqa: E402
 
 SERVER_PATH = Path(__file__).resolve().parents[2] / "examples" / "web" / "server.py"
 
@@ -552,6 +554,98 @@ def test_following_the_hints_never_returns_to_a_position_of_the_same_turn(server
         game = server.ok("POST", path + "/moves", {"move": hint["move"]})
         followed += 1
     assert followed == 40
+
+
+def played_to_a_repeating_hint(preset: str, seed: int, hints: PlanningBot) -> Game:
+    """A game of ``preset`` and ``seed`` in which player 0 follows ``hints`` and the greedy bot plays
+    player 1, played up to the first hint that repeats a move (draw, play, draw) from a known hand."""
+    game, bot = Game(preset, seed=seed), GreedyBot()
+    while len(game.history) < 400 and not game.is_over:
+        state = game.state
+        if state.current_player == 1:
+            game.push(bot.choose(state))
+            continue
+        moves = hints.hint(state, game.states)
+        if state.hand_known[0] and len(set(moves)) < len(moves):
+            return game
+        game.push(moves[0])
+    raise AssertionError(f"no repeating hint in {preset}, seed {seed}")
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("casual", 4), ("classic", 10)])
+def test_hints_that_repeat_a_move_are_worded_and_followed(
+    server: Client, monkeypatch: pytest.MonkeyPatch, preset: str, seed: int
+) -> None:
+    # A hint words each of its moves where it is played, by position: the same move may come
+    # twice (draw W0-F1 draw), once the hand is known after a turnover. The planner without
+    # playouts gives the same hints in the workers as here, quickly.
+    quick = PlanningBot(seed=1, playouts=0)
+    monkeypatch.setattr(web, "HINT_BOT", quick)
+    start = played_to_a_repeating_hint(preset, seed, quick)
+    game = server.new(record=str(start.to_record()), seat=0, bot="greedy")
+    path = f"/api/games/{game['id']}"
+    followed = repeating = 0
+    while followed < 20 and game["turn"] != "over":
+        if game["turn"] == "bot":
+            game = server.ok("POST", path + "/bot")
+            continue
+        state = server.state(game)
+        hint = server.ok("GET", path + "/hint")
+        moves = [parse_move(text) for text in hint["moves"]]
+        repeating += state.hand_known[0] and len(set(moves)) < len(moves)
+        names = server.store.find(game["id"]).names
+        for index, move in enumerate(moves):
+            assert hint["texts"][index] == describe_move(state, move, names=names)
+            if index < len(moves) - 1:
+                state = apply_move(state, move)
+        assert len(hint["texts"]) == len(moves)
+        game = server.ok("POST", path + "/moves", {"move": hint["move"]})
+        followed += 1
+    assert followed == 20 and repeating >= 3, (followed, repeating)
+
+
+@pytest.mark.parametrize(("rules", "seat"), [("casual(move_limit=80)", 0), ("classic(move_limit=80)", 1)])
+def test_an_honest_player_meets_no_server_error_on_any_route(server: Client, rules: str, seat: int) -> None:
+    # A player who only asks what the page offers: moves, hints, undos, the bot's moves, saves
+    # and loads of the game in progress and finished, the page and its files, in random order.
+    rng = random.Random(seat)
+    asked: set[tuple[str, str]] = set()
+
+    def ask(method: str, route: str, path: str, body: Any = None, status: int = 200) -> Any:
+        code, data, _ = server.request(method, path, body)
+        assert code == status, (method, path, code, data)
+        asked.add((method, route))
+        return data
+
+    game_route = "/api/games/{game_id}"
+    for page in ("/", "/favicon.ico", "/static/app.js", "/static/style.css", "/static/favicon.svg"):
+        ask("GET", "/static" if page.startswith("/static") else page, page)
+    game = ask("POST", "/api/games", "/api/games", {"rules": rules, "seed": 5, "seat": seat, "bot": "greedy"}, 201)
+    saved = False
+    while game["turn"] != "over":
+        path = f"/api/games/{game['id']}"
+        roll = rng.random()
+        if game["turn"] == "bot":
+            game = ask("POST", game_route + "/bot", path + "/bot")
+        elif roll < 0.15 and game["can_undo"]:
+            game = ask("POST", game_route + "/undo", path + "/undo")
+        elif roll < 0.45:
+            hint = ask("GET", game_route + "/hint", path + "/hint")
+            game = ask("POST", game_route + "/moves", path + "/moves", {"move": hint["move"]})
+        else:
+            game = ask("POST", game_route + "/moves", path + "/moves", {"move": rng.choice(game["view"]["legal_moves"])})
+        if not saved and len(game["moves"]) > 30 and game["turn"] == "you":
+            # Saved in progress (sealed), and loaded back: the game goes on in the copy.
+            text = ask("GET", game_route + "/record", path + "/record?format=text")
+            game = ask("POST", "/api/games", "/api/games", {"record": text}, 201)
+            saved = True
+        ask("GET", game_route, f"/api/games/{game['id']}")
+    path = f"/api/games/{game['id']}"
+    finished = ask("GET", game_route + "/record", path + "/record?format=json")
+    assert ask("POST", "/api/games", "/api/games", {"record": json.dumps(finished)}, 201)["turn"] == "over"
+    routes = {(method, route.path) for route in web.create_app(web.GameStore()).routes
+              for method in getattr(route, "methods", None) or {"GET"} if method != "HEAD"}
+    assert saved and routes == asked
 
 
 def test_a_finished_game_refuses_moves_with_a_409(server: Client) -> None:
