@@ -433,7 +433,7 @@ def _entry_point_calls() -> list[tuple[str, Any]]:
     moves = legal_moves(state)
     net = net_for("classic")
     handle = net.handle
-    illegal, bad_path = parse_move("T0-T1"), parse_move("T0-F3")
+    illegal = parse_move("T0-T1")
     return [
         ("legal_moves", lambda: _ckernel.legal_moves(state, None)),
         ("apply_move", lambda: _ckernel.apply_move(state, None, moves[0])),
@@ -446,10 +446,6 @@ def _entry_point_calls() -> list[tuple[str, Any]]:
         ("greedy_scores", lambda: _ckernel.greedy_scores(state, moves, True)),
         ("greedy_scores: illegal", lambda: _ckernel.greedy_scores(state, [illegal], True)),
         ("greedy_scores: not moves", lambda: _ckernel.greedy_scores(state, 5, True)),
-        ("try_paths", lambda: _ckernel.try_paths([state, state], [[m] for m in moves], 0)),
-        ("try_paths: illegal", lambda: _ckernel.try_paths([state], [[bad_path]], 0)),
-        ("try_paths: not a path", lambda: _ckernel.try_paths([state], [5], 0)),
-        ("try_paths: not deals", lambda: _ckernel.try_paths(state, [], 0)),
         ("turn_ends", lambda: _ckernel.turn_ends(state, 100)),
         ("turn_ends: bad limit", lambda: _ckernel.turn_ends(state, -(10**30))),
         ("turn_ends: not a state", lambda: _ckernel.turn_ends(5, 100)),

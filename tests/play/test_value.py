@@ -339,7 +339,9 @@ def test_the_largest_network_the_kernel_takes_gives_pythons_exact_output() -> No
     for seed in (1, 2):
         state = new_game("classic", seed=seed)
         for player in (0, 1):
-            assert kernel.value(state, player, small.handle) == (0, small.raw(python_encode(state, player)))
+            assert kernel.value(state, player, small.handle) == (
+                0, small.raw(python_encode(state, player)), small.raw(python_encode(state, 1 - player))
+            )
 
 
 # -- the network -------------------------------------------------------------------------
