@@ -268,14 +268,8 @@ def search_playouts(rules: RuleSet, seconds: float) -> tuple[float, float | None
     """
     from crapette import bots
 
-    # The private playout policy: what the searches spend their time in.
-    try:
-        from crapette._play.greedy import fast_move
-    except ImportError:  # before the greedy policy had a module of its own
-        try:
-            from crapette._heuristics import fast_move  # type: ignore[no-redef]
-        except ImportError:
-            fast_move = bots._fast_move  # type: ignore[attr-defined]
+    # The playout policy: what the searches spend their time in.
+    from crapette._play.greedy import fast_move
     starts = [parse_position(p) for p in midgame_positions(rules)]
 
     def playout(state: Any) -> int:

@@ -7,7 +7,7 @@ for machines). The loop plays random games (classic and casual, a new seed
 each) and on every position asks for its turn ends, a greedy playout, the
 learned value with and without the play-on, the greedy scores and the moves
 that reveal a card; every few positions a greedy rollout to the end of the
-game, the kernel's paths search and its shuffle. Each report line gives the
+game, the kernel's shuffle and self-play. Each report line gives the
 seconds, the calls made, the resident set (``VmRSS``), the bytes the C
 allocator holds in use (glibc's ``mallinfo2``: ``uordblks``, the sum of live
 ``malloc`` blocks), the blocks Python's own allocator holds
@@ -98,11 +98,9 @@ def mixed_round(seed: int, calls: list[int], tick: Any = None) -> None:
         calls[0] += 8
         if step % 10 == 0:
             rollout.evaluate(state, player)
-            paths = [list(end.moves) for end in list(ends)[:4]]
-            kernel.try_paths([state, state], paths, player)
             kernel.shuffle(rng, list(range(52)))
             kernel.self_play([state], [seed], 1, 0.1, 200, 2)
-            calls[0] += 4
+            calls[0] += 3
         state = apply_move(state, rng.choice(moves))
         calls[0] += 2
 
