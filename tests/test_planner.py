@@ -31,12 +31,11 @@ def _play(rules: str, seed: int, bots: tuple[object, object], max_moves: int) ->
     return states
 
 
-@pytest.mark.parametrize("bot", ["plan", "search"])
 @pytest.mark.parametrize("rules", ["classic", "casual"])
-def test_no_search_bot_returns_to_a_position_within_a_turn(rules: str, bot: str) -> None:
+def test_the_planning_bot_never_returns_to_a_position_within_a_turn(rules: str) -> None:
+    # Deciding afresh from each view, remembering nothing (issue 38).
     for seed in range(2):
-        searcher = PlanningBot(seed, playouts=40) if bot == "plan" else SearchBot(seed, budget=40)
-        bots = (searcher, GreedyBot())
+        bots = (PlanningBot(seed, playouts=40), GreedyBot())
         states = _play(rules, seed, bots, 250)
         segment: set[tuple[object, ...]] = set()
         for before, after in zip(states, states[1:]):
@@ -233,6 +232,9 @@ def counted_deals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         def __init__(self, v: object) -> None:
             self.real = real_dealer(v)  # type: ignore[arg-type]
 
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.real, name)  # what the segment's seed is made of
+
         def deal(self, rng: random.Random | None) -> object:
             if rng is None:
                 return self.real.deal(None)  # the one world the turn's positions are listed in
@@ -242,6 +244,7 @@ def counted_deals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             return token
 
     monkeypatch.setattr(planner, "dealer", Dealer)
+    monkeypatch.setattr(planner, "_arranged", lambda state, swaps, count: state)  # a token has no piles to order
     return counts
 
 

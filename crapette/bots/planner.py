@@ -153,6 +153,9 @@ class PlanningBot:
         # The last plans, by view: a plan is a function of the view and the
         # parameters, so this only saves asking twice (never kept with a time limit).
         self._plans: dict[PublicView, tuple[Move, ...]] = {}
+        # What candidates were worth in the deals of the last segments (see plan): the same
+        # from every position of a segment, so this only saves working it out again.
+        self._values: dict[tuple[int, int | None], tuple[dict[tuple[Any, ...], int], dict[tuple[int, int], float]]] = {}
 
     @classmethod
     def at_level(cls, level: str, seed: int = 0) -> PlanningBot:
@@ -274,10 +277,11 @@ class PlanningBot:
         player = v.current_player
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
         deal = dealer(v)
-        rng = random.Random(segment_seed(self.seed, v))
+        seed = segment_seed(self.seed, v)
+        rng = random.Random(seed)
         groups = pile_groups(v.rules)
         count = v.move_count
-        candidates = _segment_candidates(v, deal, self.ranker, rng, groups, deadline)
+        candidates, complete = _segment_candidates(v, deal, self.ranker, rng, groups, deadline)
         if keep is not None:
             candidates = [c for c in candidates if keep(c.path)] or candidates
         candidates = candidates[: self._candidates()]
@@ -285,26 +289,49 @@ class PlanningBot:
             # No reachable position lets the turn end (only moves between tableau
             # piles are legal anywhere, ruling R10): there is nothing to plan.
             return (v.legal_moves[0],)
-        if len(candidates) == 1 or self.playouts == 0:
+        if len(candidates) == 1 or self.playouts == 0 or not complete:
+            # A turn with more positions than the listing takes: from another of them the
+            # listing holds others, so only a judgement of each end by itself, the ranking,
+            # heads for the same end from each (or a better one, never back).
             return candidates[0].path
         judge = self.evaluator or _JUDGE
+        # What a candidate is worth in deal k is a function of the segment, the candidate and k
+        # (and of the move count under a move limit): kept, it spares the next plan of the segment.
+        rules = v.rules
+        names, known = self._worth(seed, count if rules.move_limit is not None or rules.endings else None)
+        # Each candidate by a number, the same in every plan of the segment (its key is hashed once).
+        ids = [names.setdefault(c.key, len(names)) for c in candidates]
         totals = [0.0] * len(candidates)
         alive = list(range(len(candidates)))
         # Successive halving: each round shares its part of the budget among the
         # candidates left, every one tried in the same deals, then drops the worse half.
         # One deal at a time, every candidate left tried in it: memory stays flat.
         rounds = max(1, (len(candidates) - 1).bit_length())
+        k = 0  # the deals are numbered across the rounds
         for _ in range(rounds):
             sums = dict.fromkeys(alive, 0.0)
             out_of_time = False
             for _ in range(max(1, self.playouts // (rounds * len(alive)))):
-                world = deal.deal(rng)
+                world: GameState | None = None
+                chance = random.Random(seed + k * _DEAL_STEP)
                 tried = []
                 for i in alive:
-                    tried.append(judge.evaluate(candidates[i].judged(world, count), player, rng))
+                    entry = (ids[i], k)
+                    worth = known.get(entry)
+                    if worth is None:
+                        if world is None:
+                            world = deal.deal(chance)
+                            after = chance.getstate()
+                        if judge is not _JUDGE:  # the default judge draws nothing: no need to share the draws
+                            chance.setstate(after)
+                        worth = judge.evaluate(candidates[i].judged(world, count), player, chance)
+                        if len(known) < _CACHED_VALUES:
+                            known[entry] = worth
+                    tried.append(worth)
                     if deadline is not None and time.monotonic() > deadline:
                         out_of_time = True
                         break
+                k += 1
                 if out_of_time:
                     break  # a deal not tried for every candidate does not count
                 for i, worth in zip(alive, tried):
@@ -317,6 +344,16 @@ class PlanningBot:
             alive = alive[: max(2, (len(alive) + 1) // 2)]
         return candidates[min(alive, key=lambda i: (-totals[i], i))].path
 
+    def _worth(self, seed: int, count: int | None) -> tuple[dict[tuple[Any, ...], int], dict[tuple[int, int], float]]:
+        """For a segment (``seed``): a number for each candidate, and their values by (number, deal); the last few kept."""
+        key = (seed, count)
+        found = self._values.get(key)
+        if found is None:
+            if len(self._values) >= _CACHED_SEGMENTS:
+                self._values.pop(next(iter(self._values)))
+            found = self._values[key] = ({}, {})
+        return found
+
     def _candidates(self) -> int:
         """How many candidates a plan tries, the best by the ranking: each at least twice."""
         return max(8, min(MAX_CANDIDATES, self.playouts // 2))
@@ -324,6 +361,12 @@ class PlanningBot:
 
 #: How many plans a bot keeps, by view (see PlanningBot._planned).
 _CACHED_PLANS = 8
+#: How many segments' values of candidates a bot keeps (see PlanningBot.plan).
+_CACHED_SEGMENTS = 4
+#: How many values of candidates a bot keeps for one segment, whatever its budget.
+_CACHED_VALUES = 20_000
+#: The seed of deal k of a segment is the segment's seed plus k times this.
+_DEAL_STEP = 1 << 100
 _INDEX = operator.attrgetter("index")
 
 
@@ -444,9 +487,10 @@ def _segment_candidates(
     rng: random.Random,
     groups: tuple[tuple[int, ...], ...],
     deadline: float | None,
-) -> list[_Candidate]:
-    """The candidates of :meth:`PlanningBot.plan` from ``v``, best first: the same, in the same order, from any
-    position that reaches the same ones.
+) -> tuple[list[_Candidate], bool]:
+    """The candidates of :meth:`PlanningBot.plan` from ``v``, best first, and whether the turn's positions are all listed.
+
+    The same candidates in the same order from any position that reaches the same ones.
 
     The ends are ranked by ``ranker``'s value (in their own order), then by
     their keys; each end's ways out by kind (revealing plays of the reserve
@@ -458,7 +502,8 @@ def _segment_candidates(
     rank = ranker or _RANKER
     keys = _Keys(groups)
     ends: list[tuple[tuple[Any, ...], TurnEnd, list[Move], tuple[tuple[int, int], ...], GameState]] = []
-    for end in turn_ends(world):
+    listed = turn_ends(world)
+    for end in listed:
         if deadline is not None and ends and time.monotonic() > deadline:
             break
         # An end with no way out (only more moves that reveal nothing) is no place to stop.
@@ -479,7 +524,7 @@ def _segment_candidates(
         where = {src: to for to, src in swaps}
         for exit_key, x in sorted(((_exit_key(x, where), x) for x in exits), key=lambda w: w[0]):
             found.append(_Candidate((*end.moves, x), (key, exit_key), swaps))
-    return found
+    return found, listed.complete
 
 
 def _turn_positions(state: GameState, reached: Iterable[GameState]) -> frozenset[Hashable]:
