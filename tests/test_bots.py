@@ -478,10 +478,9 @@ def test_a_bot_plays_the_same_through_a_process_pool_without_being_handed_back()
 
 def _over() -> GameState:
     """A finished game's last state."""
-    state = new_game("classic", seed=2)
-    bots = (PlanningBot(seed=1, playouts=0), GreedyBot())
+    state = new_game("classic", seed=1)
     while not state.is_over:
-        state = apply_move(state, bots[state.current_player].choose(state))
+        state = apply_move(state, GreedyBot().choose(state))
     return state
 
 
