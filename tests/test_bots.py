@@ -473,7 +473,7 @@ def test_a_bot_plays_the_same_through_a_process_pool_without_being_handed_back()
 
     with ProcessPoolExecutor(max_workers=1) as pool:
         for bot in (SearchBot(seed=4, budget=30), PlanningBot(seed=4, playouts=40)):
-            assert game(lambda state: pool.submit(bot.choose, view(state)).result()) == game(bot.choose)
+            assert game(lambda state, bot=bot: pool.submit(bot.choose, view(state)).result()) == game(bot.choose)
 
 
 def _over() -> GameState:

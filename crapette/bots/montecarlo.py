@@ -185,7 +185,7 @@ class SearchBot(AnyGameBot[StateT, MoveT]):
         strict = getattr(game, "strict_state", None)
         root = state if strict is None else strict(state)
         moves = game.legal_moves(root)
-        return moves[0] if len(moves) == 1 else self._best(root, moves)  # type: ignore[no-any-return]
+        return moves[0] if len(moves) == 1 else self._best(root, moves)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         # A bot pickled by 0.3.0 also carries the position it searched last: it decides nothing now.

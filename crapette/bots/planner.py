@@ -408,7 +408,7 @@ class _Candidate:
     up, so the same in every deal).
     """
 
-    __slots__ = ("path", "key", "swaps")
+    __slots__ = ("key", "path", "swaps")
 
     def __init__(self, path: tuple[Move, ...], key: tuple[Any, ...], swaps: tuple[tuple[int, int], ...]) -> None:
         self.path = path
@@ -427,7 +427,7 @@ class _Keys:
     of a turn share their piles).
     """
 
-    __slots__ = ("memo", "groups")
+    __slots__ = ("groups", "memo")
 
     def __init__(self, groups: tuple[tuple[int, ...], ...]) -> None:
         self.memo: dict[int, tuple[tuple[Any, ...], tuple[int, ...]]] = {}
@@ -464,7 +464,9 @@ def _exit_key(move: Move, where: dict[int, int]) -> tuple[int, ...]:
     target = getattr(move, "target", None)
     if target is None:
         return (kind,)
-    return (kind, where.get(move.source.id, move.source.id), where.get(target.id, target.id))  # type: ignore[attr-defined]
+    source: int = move.source.id  # type: ignore[attr-defined]
+    to: int = target.id
+    return (kind, where.get(source, source), where.get(to, to))
 
 
 def _arranged(state: GameState, swaps: tuple[tuple[int, int], ...], count: int) -> GameState:
