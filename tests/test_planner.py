@@ -312,3 +312,21 @@ def test_a_time_limit_stops_a_plan_with_the_best_it_has(monkeypatch: pytest.Monk
     judge.asked = 0
     assert PlanningBot(seed=1, playouts=100_000, seconds=2, evaluator=judge).plan(v) in paths and judge.asked <= 2
     assert pickle.loads(pickle.dumps(bot)) == bot and bot != PlanningBot(seed=1, playouts=100_000)
+
+
+class _Fixed(PlanningBot):
+    """A bot of one's own, as ``module:Class`` names it: an __init__ with no arguments."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=7, playouts=30)
+        self.note = "mine"
+
+
+def test_a_subclass_whose_init_takes_no_arguments_pickles() -> None:
+    # Issue 38: such a bot crashed in every worker of `crapette simulate --workers 2`
+    # ("unexpected keyword argument 'seconds'"): unpickling called the subclass's __init__.
+    bot = _Fixed()
+    bot.choose(new_game("classic", seed=2))
+    copy = pickle.loads(pickle.dumps(bot))
+    assert type(copy) is _Fixed and copy.note == "mine" and (copy.seed, copy.playouts) == (7, 30)
+    assert copy.choose(view(new_game("classic", seed=4))) == bot.choose(new_game("classic", seed=4))

@@ -186,15 +186,17 @@ class PlanningBot:
         return hash(("PlanningBot", *self._key()))
 
     def __getstate__(self) -> dict[str, Any]:
-        # The parameters only: they are all that decides a move.
-        return {k: getattr(self, k) for k in ("seed", "playouts", "seconds", "evaluator", "ranker")}
+        # The parameters (and a subclass's own attributes), not the caches: they decide no move.
+        return {k: value for k, value in self.__dict__.items() if k not in ("_plans", "_values")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        # A bot pickled by 0.3.0 also carries its plan ("plan"): it decides nothing now.
-        self.__init__(  # type: ignore[misc]
-            state["seed"], state["playouts"], seconds=state.get("seconds"),
+        # PlanningBot's own checks, whatever a subclass's __init__ takes; a bot pickled by
+        # 0.3.0 also carries its plan ("plan", "_plan"): it decides nothing now.
+        PlanningBot.__init__(
+            self, state["seed"], state["playouts"], seconds=state.get("seconds"),
             evaluator=state.get("evaluator"), ranker=state.get("ranker"),
         )
+        self.__dict__.update({k: value for k, value in state.items() if k not in ("plan", "_plan", "_plans", "_values")})
 
     def choose(self, state: GameState | PublicView) -> Move:
         """The first move of the bot's plan from ``state``: ``hint(state)[0]``.
