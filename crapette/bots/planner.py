@@ -425,26 +425,28 @@ class _Candidate:
 class _Keys:
     """Where a state's interchangeable piles go to put them in one order, and its key in that order.
 
-    A pile's key is its cards' indices, worked out once per pile (the states
-    of a turn share their piles).
+    A pile's key is its cards' indices, worked out once per pile
+    (the states of a turn share their piles).
     """
 
-    __slots__ = ("groups", "memo")
+    __slots__ = ("groups", "kept", "memo")
 
     def __init__(self, groups: tuple[tuple[int, ...], ...]) -> None:
-        self.memo: dict[int, tuple[tuple[Any, ...], tuple[int, ...]]] = {}
+        self.memo: dict[int, tuple[int, ...]] = {}
+        # The piles met: kept alive, so that their ids are not reused meanwhile.
+        self.kept: list[tuple[Any, ...]] = []
         self.groups = [group for group in groups if len(group) > 1]
+
+    def _add(self, pile: tuple[Any, ...]) -> tuple[int, ...]:
+        self.kept.append(pile)
+        key = self.memo[id(pile)] = tuple(map(_INDEX, pile))
+        return key
 
     def arrange(self, state: GameState) -> tuple[tuple[Any, ...], tuple[tuple[int, int], ...]]:
         """The key of ``state`` (all it holds but its move count) with its piles in order, and the (to, from) swaps."""
-        memo = self.memo
-        ids: list[Any] = [memo.get(id(pile)) for pile in state.piles]
-        for i, found in enumerate(ids):
-            if found is None:
-                pile = state.piles[i]
-                # The memo keeps the pile alive, so its id is not reused meanwhile.
-                found = memo[id(pile)] = (pile, tuple(map(_INDEX, pile)))
-            ids[i] = found[1]
+        get = self.memo.get
+        add = self._add
+        ids = [key if (key := get(id(pile))) is not None else add(pile) for pile in state.piles]
         swaps: list[tuple[int, int]] = []
         if not state.turn_moves:  # turn moves name piles: then the order stays
             old = ids[:]
