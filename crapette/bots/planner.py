@@ -446,14 +446,14 @@ class _Keys:
         """The key of ``state`` (all it holds but its move count) with its piles in order, and the (to, from) swaps."""
         get = self.memo.get
         add = self._add
-        ids = [key if (key := get(id(pile))) is not None else add(pile) for pile in state.piles]
+        ids = [known if (known := get(id(pile))) is not None else add(pile) for pile in state.piles]
         swaps: list[tuple[int, int]] = []
         if not state.turn_moves:  # turn moves name piles: then the order stays
             old = ids[:]
             for group in self.groups:
-                for to, (key, src) in zip(group, sorted([(old[i], i) for i in group])):
+                for to, (pile, src) in zip(group, sorted([(old[i], i) for i in group])):
                     if to != src:
-                        ids[to] = key
+                        ids[to] = pile
                         swaps.append((to, src))
         key = (
             tuple(ids), state.current_player, state.drawn, state.passes, state.exhausted, state.played,
