@@ -170,7 +170,7 @@ class HiddenCardError(ValueError):
     ...
     crapette.HiddenCardError: draw turns up the top card of player 0's hand, which the view does not show: apply it to the state
 
-    .. versionadded:: 0.3.0
+    .. versionadded:: 0.4.0
     """
 
     #: The move refused.

@@ -337,7 +337,7 @@ class Playout:
     >>> Playout()
     Playout(leaf=CardCount(), policy=crapette._play.greedy.fast_move)
 
-    .. versionchanged:: 0.3.0
+    .. versionchanged:: 0.4.0
        The repr names the policy by its qualified name.
     """
 

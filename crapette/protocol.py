@@ -71,8 +71,8 @@ More members are optional, for the generic tools:
   ``f"{seed}/{view!r}"``); :func:`seeded_rng` is the one way a bot gets it.
 - ``evaluator``: the judgement a search of the game uses unless given
   another (:mod:`crapette.evaluation`; by default random play to the end).
-- ``strict_state(state, previous)``: the position as a search should see it,
-  where no move may go back to a position the turn has reached (Crapette's
+- ``strict_state(state)``: the position as a search should see it, where
+  the look ahead may not go back to a position it has left (Crapette's
   ``revisits=False``, the engine's one rule against moving cards to and fro).
 
 .. versionadded:: 0.2.0
@@ -616,32 +616,41 @@ class Crapette:
 
     @staticmethod
     def strict_state(state: GameState, previous: GameState | None = None) -> GameState:
-        """``state`` as a search should see it: no move may go back to a position the turn has reached.
+        """``state`` as a search should see it: no move of its look ahead may go back to a position it has left.
 
         Under rules with ``revisits=True`` that is the same position under
         ``revisits=False`` (the engine's one rule against moving cards to and
-        fro); its memory of the turn carries on from ``previous``, what this
-        gave for the same player's last decision advanced by the move made,
-        when that is the same position. Under ``revisits=False`` the state
-        remembers the turn itself and is returned as it is. A bot that keeps
-        ``previous`` between decisions keeps it when pickled.
+        fro), remembering nothing of the turn before it: a function of the
+        position, so a bot that searches it decides from what it sees. Under
+        ``revisits=False`` the state remembers the turn itself and is returned
+        as it is.
 
         >>> from crapette import apply_move, legal_moves, new_game, parse_move
         >>> state = new_game("classic", seed=1)
-        >>> strict = Crapette.strict_state(state)
-        >>> after = apply_move(strict, parse_move("T7-T1"))
-        >>> again = Crapette.strict_state(apply_move(state, parse_move("T7-T1")), after)
-        >>> again is after, parse_move("T1-T7") in legal_moves(again)
-        (True, False)
+        >>> after = apply_move(Crapette.strict_state(state), parse_move("T7-T1"))
+        >>> parse_move("T1-T7") in legal_moves(after), after.rules.revisits
+        (False, False)
 
         .. versionadded:: 0.3.0
+        .. deprecated:: 0.4.0
+           ``previous`` (the state given for the last decision of the turn,
+           advanced by the move made), a memory that changed a bot's moves:
+           it is still honoured, with a :class:`DeprecationWarning`.
         """
         rules = state.rules
         if not rules.revisits:
             return state
         fields = get_fields(state)
-        if previous is not None and get_fields(previous)[1:12] == fields[1:12] and previous.rules == _strict(rules):
-            return previous
+        if previous is not None:
+            import warnings
+
+            warnings.warn(
+                "strict_state(state, previous) is deprecated since 0.4.0: a bot decides from the position alone",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            if get_fields(previous)[1:12] == fields[1:12] and previous.rules == _strict(rules):
+                return previous
         return raw_state(*(_strict(rules), *fields[1:12], (), state.outcome))
 
     @staticmethod

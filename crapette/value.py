@@ -288,7 +288,7 @@ class ValueNet:
         >>> net_for("classic").digest == net_for("classic").digest != net_for("casual").digest
         True
 
-        .. versionadded:: 0.3.0
+        .. versionadded:: 0.4.0
         """
         weights = json.dumps([self.clip, self.output, self.hidden], separators=(",", ":"))
         return hashlib.sha256(weights.encode("ascii")).hexdigest()[:12]
@@ -299,7 +299,7 @@ class ValueNet:
         >>> repr(net_for("classic"))  # doctest: +ELLIPSIS
         "ValueNet(name='classic', units=32, features=103, clip=8, digest='...')"
 
-        .. versionchanged:: 0.3.0
+        .. versionchanged:: 0.4.0
            Short: the weights are summarised by their digest.
         """
         shape = f"units={len(self.hidden)}, features={len(self.hidden[0]) - 1}"

@@ -223,7 +223,7 @@ def group_moves(
     :raises TypeError: if ``table`` is neither a GameState nor a PublicView,
         a move is not a Move, or ``names`` not two str.
 
-    .. versionadded:: 0.3.0
+    .. versionadded:: 0.4.0
     """
     check_table(table, "group_moves()")
     names = _check_names(names)

@@ -228,7 +228,7 @@ def write_html(
     .. versionadded:: 0.2.0
     .. versionchanged:: 0.3.0
        The states may be public views.
-    .. versionchanged:: 0.3.0
+    .. versionchanged:: 0.4.0
        ``names``.
     """
     perspective = check_perspective(perspective)
@@ -359,7 +359,7 @@ def render_html(
        one picture per state: a page is about a hundredth of the size. Added ``notes``.
     .. versionchanged:: 0.3.0
        The states may be public views.
-    .. versionchanged:: 0.3.0
+    .. versionchanged:: 0.4.0
        ``names``.
     """
     text = io.StringIO()

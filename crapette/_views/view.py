@@ -257,7 +257,7 @@ class PublicView:
         >>> PublicView.from_json(v.to_json()) == v
         True
 
-        .. versionadded:: 0.3.0
+        .. versionadded:: 0.4.0
         """
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=indent)
 
@@ -296,7 +296,7 @@ class PublicView:
             moves that are not those of the position).
         :raises TypeError: if ``data`` is not a mapping.
 
-        .. versionadded:: 0.3.0
+        .. versionadded:: 0.4.0
         """
         if not isinstance(data, Mapping):
             raise TypeError(f"PublicView.from_dict() expects a dict, got {type(data).__name__}")
@@ -319,7 +319,7 @@ class PublicView:
         :raises InvalidStateError: as :meth:`from_dict`.
         :raises TypeError: if ``text`` is not a str.
 
-        .. versionadded:: 0.3.0
+        .. versionadded:: 0.4.0
         """
         if not isinstance(text, str):
             raise TypeError(f"PublicView.from_json() expects a str, got {type(text).__name__}")
@@ -830,7 +830,7 @@ def step_view(v: PublicView, move: Move) -> PublicView:
     ...
     crapette.HiddenCardError: draw turns up the top card of player 0's hand, which the view does not show: apply it to the state
 
-    .. versionadded:: 0.3.0
+    .. versionadded:: 0.4.0
 
     :raises HiddenCardError: if ``move`` would turn up a card nobody has seen.
     :raises IllegalMoveError: if ``move`` is not legal in ``v``.

@@ -21,17 +21,23 @@ cards into the face-down slots with the bot's own random generator.
 
 The searches take their judgement as an argument, an evaluator
 (:mod:`crapette.evaluation`): a variant of a bot is an evaluator or an
-argument, never a subclass. A bot's decision depends on the state, its seed
-and its budget; what a bot keeps between decisions of one turn (the planning
-bot's plan, the Monte Carlo bot's position) is pickled with it (see
-:func:`choose_remembering`). Against moving cards to and fro there is one
-rule, the engine's (``revisits=False``; see
-:meth:`crapette.protocol.Crapette.strict_state`).
+argument, never a subclass. A bot's move is a function of its parameters
+(its seed, its budget, its evaluators) and what it sees, the view: the bots
+keep nothing between decisions that changes a move, so a fresh bot and one
+that played many games choose alike, and a bot handed to another process
+plays as it would at home. Each takes a :class:`~crapette.PublicView` wherever
+it takes a :class:`~crapette.GameState`; a bot with a ``hint`` (the planning
+bot) has ``choose(x) == hint(x)[0]``. The planning bot judges a turn segment
+alike from each of its positions, so following its moves or hints never
+comes back to a position of the turn (see :class:`PlanningBot`).
 
 >>> from crapette import new_game, legal_moves
 >>> state = new_game("classic", seed=5)
 >>> bots = [RandomBot(seed=1), GreedyBot(), SearchBot(seed=1), make_bot("plan", seed=1)]
 >>> all(bot.choose(state) in legal_moves(state) for bot in bots)
+True
+>>> from crapette import view
+>>> all(bot.choose(view(state)) == bot.choose(state) for bot in bots)
 True
 
 :class:`RandomBot` and :class:`SearchBot` also play any other game that
@@ -116,21 +122,27 @@ LEVELS = PlanningBot.LEVELS
 
 
 def choose_remembering(bot: Bot, state: GameState) -> tuple[Move, Bot]:
-    """``bot.choose(state)``, and the bot itself as it is after choosing.
+    """``bot.choose(state)``, and the bot itself (deprecated: a bot remembers nothing that changes a move).
 
-    For frontends that run a bot in another process (a worker pool pickles
-    the bot for every call): keep the bot that comes back, and a bot that
-    remembers its turn (:class:`PlanningBot`'s plan, :class:`SearchBot`'s
-    position of the turn: both are pickled with the bot) plays on as it
-    would in one process.
-
+    >>> import warnings
     >>> from crapette import new_game
-    >>> move, bot = choose_remembering(PlanningBot(seed=1, playouts=50), new_game("classic", seed=4))
-    >>> type(bot).__name__, move == PlanningBot(seed=1, playouts=50).choose(new_game("classic", seed=4))
-    ('PlanningBot', True)
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore", DeprecationWarning)
+    ...     move, bot = choose_remembering(PlanningBot(seed=1, playouts=50), new_game("classic", seed=4))
+    >>> move == PlanningBot(seed=1, playouts=50).choose(new_game("classic", seed=4))
+    True
 
     .. versionadded:: 0.3.0
+    .. deprecated:: 0.4.0
+       The bots keep nothing between decisions that changes a move: call
+       ``bot.choose(state)``, in any process, with the same bot.
     """
+    warnings.warn(
+        "choose_remembering() is deprecated since 0.4.0: a bot's move is a function of its parameters and the view; "
+        "call bot.choose(state)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     return bot.choose(state), bot
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from .._core.state import GameState
-from .._views.view import PublicView, view
+from .._views.view import PublicView, dealer, view
 from ..protocol import (
     CardGame,
     Crapette,
@@ -17,7 +17,7 @@ from ..protocol import (
     same_game,
 )
 
-__all__ = ["CRAPETTE", "AnyGameBot", "check_game", "check_game_state", "checked_view", "game_key", "game_suffix"]
+__all__ = ["CRAPETTE", "AnyGameBot", "check_game", "check_game_state", "checked_view", "crapette_state", "game_key", "game_suffix"]
 
 #: The game of a bot built without ``game=``: Crapette (the state carries its rules, so any rules).
 CRAPETTE = Crapette("classic")
@@ -49,17 +49,34 @@ def check_game_state(game: CardGame[Any, Any, Any], state: Any) -> Any:
     return state
 
 
-def checked_view(state: object) -> PublicView:
-    """The view of a Crapette ``state`` for a bot's ``choose``, once the state is checked.
+def checked_view(state: object, method: str = "choose") -> PublicView:
+    """What a bot sees of ``state`` (a Crapette :class:`~crapette.GameState` or a view), checked, for its ``method``.
 
-    :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+    :raises TypeError: if ``state`` is neither a :class:`~crapette.GameState` nor a :class:`~crapette.PublicView`.
     :raises ValueError: if the game is over.
     """
-    if not isinstance(state, GameState):
-        raise TypeError(f"choose() expects a GameState, got {type(state).__name__}")
-    if state.is_over:
-        raise ValueError(f"the game is over ({state.outcome}): there is no move to choose")
-    return view(state)
+    if isinstance(state, GameState):
+        seen = view(state)
+    elif isinstance(state, PublicView):
+        seen = state
+    else:
+        raise TypeError(f"{method}() expects a GameState or a PublicView, got {type(state).__name__}")
+    if seen.is_over:
+        raise ValueError(f"the game is over ({seen.outcome}): there is no move to choose")
+    return seen
+
+
+def crapette_state(state: object, method: str = "choose") -> GameState:
+    """The state a Crapette bot searches from: ``state`` itself, or the one a view shows (its unseen cards in order).
+
+    What a search of it finds depends on the view only: the bot deals the
+    unseen cards again for every look ahead.
+
+    :raises TypeError: if ``state`` is neither a :class:`~crapette.GameState` nor a :class:`~crapette.PublicView`.
+    :raises ValueError: if the game is over.
+    """
+    seen = checked_view(state, method)
+    return state if isinstance(state, GameState) else dealer(seen).deal(None)
 
 
 def game_suffix(game: CardGame[Any, Any, Any]) -> str:

@@ -12,6 +12,7 @@ from .._core.checks import MAX_PLAYOUTS, check_int, check_seed
 from .._core.messages import brief
 from .._core.moves import Move
 from .._core.state import GameState
+from .._views.view import PublicView
 from ..evaluation import Evaluator, evaluate_all, prior
 from ..protocol import CardGame, Crapette, portable, resolve, same_game, seeded_rng
 from ._base import (
@@ -20,6 +21,7 @@ from ._base import (
     StateT,
     check_game,
     check_game_state,
+    crapette_state,
     game_key,
     game_suffix,
 )
@@ -85,14 +87,15 @@ class SearchBot(AnyGameBot[StateT, MoveT]):
 
     Where the game offers ``strict_state`` (Crapette does), the bot searches
     the position as that gives it: in Crapette, under ``revisits=False``, so
-    that no move goes back to a position of the turn, the engine's one rule
-    against moving cards to and fro. The bot then remembers that state,
-    advanced by its move, for its next decision in the same turn: the one
-    thing it keeps between decisions, which travels with it when it is
-    pickled (see :func:`~crapette.bots.choose_remembering`).
+    that the look ahead after a move never goes back to the position it
+    left. The bot keeps nothing between decisions: its move is a function of
+    its parameters and the view. Deciding one move at a time, it may move a
+    card to and fro within a turn under ``revisits=True`` (the planning bot,
+    ``search`` in Crapette, does not).
 
     It plays any game (a :class:`crapette.protocol.GameBot` of the states and
-    moves of its ``game``; None is Crapette).
+    moves of its ``game``; None is Crapette), and in Crapette it takes a
+    :class:`~crapette.PublicView` as well as a state.
 
     >>> from crapette import new_game
     >>> bot = SearchBot(seed=3, budget=24)
@@ -111,6 +114,8 @@ class SearchBot(AnyGameBot[StateT, MoveT]):
     .. versionchanged:: 0.3.0
        The ``evaluator`` argument; its ``name`` is ``"montecarlo"`` (``make_bot("montecarlo")``);
        it avoids going back to a position of the turn by the engine's ``revisits`` rule.
+    .. versionchanged:: 0.4.0
+       It keeps no position between decisions; it takes a Crapette view.
     """
 
     name = "montecarlo"
@@ -143,8 +148,6 @@ class SearchBot(AnyGameBot[StateT, MoveT]):
         if evaluator is not None and not callable(getattr(evaluator, "evaluate", None)):
             raise TypeError(f"evaluator must have an evaluate(state, player, rng) method, got {brief(evaluator)}")
         self.evaluator = evaluator
-        #: The state this bot searched last, advanced by its move (see strict_state).
-        self._next: Any = None
 
     def __repr__(self) -> str:
         judged = "" if self.evaluator is None else f", evaluator={self.evaluator!r}"
@@ -170,20 +173,25 @@ class SearchBot(AnyGameBot[StateT, MoveT]):
     def choose(self, state: StateT) -> MoveT:
         """The legal move of ``state`` with the best average value.
 
+        ``state`` is a state of the bot's game (in Crapette, or its :class:`~crapette.PublicView`).
+
         :raises ValueError: if the game is over.
         :raises TypeError: if ``state`` is not a state of the bot's game.
         """
         game = self.game
+        if isinstance(state, PublicView):
+            state = crapette_state(state)  # type: ignore[assignment]
         check_game_state(game, state)
         strict = getattr(game, "strict_state", None)
-        root = state if strict is None else strict(state, self._next)
+        root = state if strict is None else strict(state)
         moves = game.legal_moves(root)
-        move = moves[0] if len(moves) == 1 else self._best(root, moves)
-        if strict is not None:
-            after: Any = game.apply_move(root, move)
-            mover: int = root.current_player  # type: ignore[union-attr]
-            self._next = after if not after.is_over and after.current_player == mover else None
-        return move
+        return moves[0] if len(moves) == 1 else self._best(root, moves)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A bot pickled by 0.3.0 also carries the position it searched last: it decides nothing now.
+        state = dict(state)
+        state.pop("_next", None)
+        super().__setstate__(state)
 
     def _best(self, root: Any, moves: Any) -> Any:
         game = self.game

@@ -6,30 +6,39 @@ reveal (:func:`~crapette.turn_ends`), ranks them with one evaluator, and
 tries the few best, each followed by every move that leaves it (a draw, a
 reserve play that uncovers a card, End turn, Pass), in worlds dealt from the
 public view and judged by another (by default, played on to the end of the
-opponent's next turn). It then plays the moves to the best of them one by
-one, without thinking again until a card is revealed; so it never moves a
-card to and fro.
+opponent's next turn). It plays the first move towards the best of them.
+
+The judgement is the same from every position of the segment: the deals are
+seeded by what stays fixed until a card is revealed (the unseen cards and
+the face-down places they may lie in), and each candidate is judged by
+where it leads, whatever the way there. So the bot, deciding afresh from
+each view, keeps heading for the same place, and never moves a card to and
+fro, although it remembers nothing between decisions.
 """
 
 from __future__ import annotations
 
+import operator
 import random
+import struct
 import time
+import zlib
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from .._core.checks import MAX_PLAYOUTS, check_int, check_seconds, check_seed
 from .._core.engine import apply_move
 from .._core.messages import brief
-from .._core.moves import EndTurn, Move, Pass
-from .._core.state import GameState
-from .._core.turns import TurnEnd, follow, position_key, reveals, segment_exits, turn_ends
-from .._views.view import PublicView, dealer, view
+from .._core.moves import Draw, EndTurn, Move, Pass
+from .._core.shapes import pile_groups
+from .._core.state import GameState, get_fields, raw_state
+from .._core.turns import TurnEnd, follow, position_key, segment_exits, turn_ends
+from .._views.view import Dealer, PublicView, dealer
 from ..evaluation import Evaluator, FittedValue, Playout, cards_left, evaluate_all
 from ..protocol import Crapette, seeded_rng
 from ._base import checked_view
 
-__all__ = ["MAX_CANDIDATES", "PlanningBot", "path_outcomes", "path_values", "segment_paths"]
+__all__ = ["MAX_CANDIDATES", "PlanningBot", "path_outcomes", "path_values", "segment_paths", "segment_seed"]
 
 #: The most candidates (a turn end and a move out of it) a plan tries, the best by the ranking.
 MAX_CANDIDATES = 2000
@@ -48,21 +57,37 @@ def _check_evaluator(name: str, value: object) -> Any:
 class PlanningBot:
     """Plans whole turn segments: the best position its turn can reach, then the best way on from it.
 
-    At the start of each segment (the start of its turn, or after a move that
-    revealed a card) the bot lists every position it can reach without
-    revealing a card (:func:`~crapette.turn_ends`) and every move that leaves
-    each (a draw, a reserve play that uncovers a card, End turn or Pass). It
-    ranks the ends with ``ranker`` (:class:`~crapette.evaluation.FittedValue`
-    by default), keeps the best, and tries each candidate (an end and a move
-    out of it) in deals of the unseen cards, the same deals for every
-    candidate, judging the result with ``evaluator``
-    (:class:`~crapette.evaluation.Playout` by default: greedy play to the end
-    of the opponent's next turn, then the cards left). ``playouts`` is shared
-    by successive halving: every candidate is tried, the worse half dropped,
-    the rest tried again, so the deals go to the best. The bot then plays the
-    moves of the best candidate one by one, without thinking again until a
-    card is revealed, so it never moves a card to and fro. With
+    From the view it is given the bot lists every position it can reach
+    without revealing a card (:func:`~crapette.turn_ends`) and every move that
+    leaves each (a draw, a reserve play that uncovers a card, End turn or
+    Pass). It ranks the ends with ``ranker``
+    (:class:`~crapette.evaluation.FittedValue` by default), keeps the best,
+    and tries each candidate (an end and a move out of it) in deals of the
+    unseen cards, the same deals for every candidate, judging the result with
+    ``evaluator`` (:class:`~crapette.evaluation.Playout` by default: greedy
+    play to the end of the opponent's next turn, then the cards left).
+    ``playouts`` is shared by successive halving: every candidate is tried,
+    the worse half dropped, the rest tried again, so the deals go to the
+    best. The bot plays the first move towards the best candidate. With
     ``playouts=0`` it goes to the end its ranking puts first.
+
+    **A move is a function of the view.** :meth:`choose` and :meth:`hint`
+    depend only on the bot's parameters (its seed, budget, evaluators) and
+    the view, a :class:`~crapette.PublicView` or the :class:`~crapette.GameState`
+    that shows it: the bot keeps nothing between decisions that changes a
+    move, so a fresh bot and one that played a thousand games choose alike,
+    and ``choose(x) == hint(x)[0]``. The judgement is the same from every
+    position of a turn segment: the deals are seeded by ``seed`` and what
+    stays fixed until a card is revealed (the unseen cards and the face-down
+    places they may lie in), each candidate is judged by the position it
+    leads to (interchangeable piles put in one order, the move count the
+    view's), whatever the way there, and the candidates are ranked and tried
+    in an order of their own. Two positions that can reach each other have
+    the same candidates, so the bot heads for the same end from both, one
+    move nearer each time: following its moves (or its hints) from view to
+    view never comes back to a position of the turn, under any rules,
+    ``revisits`` on or off. A cache of the last plans saves the work of
+    asking again about the same view; it never changes a choice.
 
     ``playouts`` is at most :data:`~crapette.bots.MAX_PLAYOUTS`, and the bot
     keeps one deal at a time, so its memory does not grow with the budget.
@@ -72,19 +97,16 @@ class PlanningBot:
     so far, the turn end its ranking puts first if none was tried; the
     listing of the turn's positions itself is bounded by
     :data:`~crapette.DEFAULT_TURN_LIMIT` positions. With a time limit the bot
-    plays as fast as the machine lets it, so two runs may differ; a server
-    that must answer in time uses it.
+    plays as fast as the machine lets it, so two runs may differ, and a plan
+    cut short may head elsewhere than the last; a server that must answer in
+    time uses it. A variant of the bot is an evaluator or a ranking, never a
+    subclass.
 
-    The bot decides from the public view only and is reproducible: its
-    generator is seeded by ``seed`` and the view at the start of the segment.
-    What it keeps between decisions is its plan for the segment (pickled
-    with it: see :func:`~crapette.bots.choose_remembering`). A variant of
-    the bot is an evaluator or a ranking, never a subclass.
-
-    >>> from crapette import legal_moves, new_game
+    >>> from crapette import legal_moves, new_game, view
     >>> state = new_game("classic", seed=5)
-    >>> PlanningBot(seed=1, playouts=100).choose(state) in legal_moves(state)
-    True
+    >>> bot = PlanningBot(seed=1, playouts=100)
+    >>> bot.choose(state) in legal_moves(state), bot.choose(view(state)) == bot.hint(state)[0]
+    (True, True)
     >>> PlanningBot.at_level("strong")
     PlanningBot(seed=0, playouts=8000)
 
@@ -94,6 +116,9 @@ class PlanningBot:
         evaluator has no ``evaluate``.
 
     .. versionadded:: 0.3.0
+    .. versionchanged:: 0.4.0
+       A move is a function of the view: the bot keeps no plan between
+       decisions, and takes a :class:`~crapette.PublicView` as well as a state.
     """
 
     name = "plan"
@@ -116,8 +141,12 @@ class PlanningBot:
         self.seconds = check_seconds("seconds", seconds)
         self.evaluator: Evaluator | None = _check_evaluator("evaluator", evaluator)
         self.ranker: Evaluator | None = _check_evaluator("ranker", ranker)
-        # The plan being played: the move to make from each view it passes through.
-        self._plan: dict[PublicView, Move] = {}
+        # The last plans, by view: a plan is a function of the view and the
+        # parameters, so this only saves asking twice (never kept with a time limit).
+        self._plans: dict[PublicView, tuple[Move, ...]] = {}
+        # What candidates were worth in the deals of the last segments (see plan): the same
+        # from every position of a segment, so this only saves working it out again.
+        self._values: dict[tuple[int, int | None], tuple[dict[tuple[Any, ...], int], dict[tuple[int, int], float]]] = {}
 
     @classmethod
     def at_level(cls, level: str, seed: int = 0) -> PlanningBot:
@@ -148,79 +177,87 @@ class PlanningBot:
         return hash(("PlanningBot", *self._key()))
 
     def __getstate__(self) -> dict[str, Any]:
-        # The plan travels too: a bot handed to another process and back plays it on.
-        return {**{k: getattr(self, k) for k in ("seed", "playouts", "seconds", "evaluator", "ranker")}, "plan": self._plan}
+        # The parameters (and a subclass's own attributes), not the caches: they decide no move.
+        return {k: value for k, value in self.__dict__.items() if k not in ("_plans", "_values")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(  # type: ignore[misc]
-            state["seed"], state["playouts"], seconds=state.get("seconds"),
+        # PlanningBot's own checks, whatever a subclass's __init__ takes; a bot pickled by
+        # 0.3.0 also carries its plan ("plan", "_plan"): it decides nothing now.
+        PlanningBot.__init__(
+            self, state["seed"], state["playouts"], seconds=state.get("seconds"),
             evaluator=state.get("evaluator"), ranker=state.get("ranker"),
         )
-        self._plan.update(state.get("plan", {}))
+        self.__dict__.update({k: value for k, value in state.items() if k not in ("plan", "_plan", "_plans", "_values")})
 
-    def choose(self, state: GameState) -> Move:
-        """The next move of the bot's plan for the current turn segment.
+    def choose(self, state: GameState | PublicView) -> Move:
+        """The first move of the bot's plan from ``state``: ``hint(state)[0]``.
 
-        :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+        ``state`` is a :class:`~crapette.GameState` or the
+        :class:`~crapette.PublicView` of one: the bot sees only the view.
+
+        :raises TypeError: if ``state`` is neither.
         :raises ValueError: if the game is over.
         """
-        v = checked_view(state)
+        v = checked_view(state, "choose")
         moves = v.legal_moves
         if len(moves) == 1:
-            self._plan.clear()
             return moves[0]
-        planned = self._plan.get(v)
-        if planned is not None and planned in moves:
-            return planned
-        path = self.plan(v)
-        self._plan.clear()
-        here = dealer(v).deal(None)
-        for move in path:
-            self._plan[view(here)] = move
-            if reveals(here, move) or type(move) in (EndTurn, Pass):
-                break
-            here = apply_move(here, move)
-        return path[0]
+        return self._planned(v)[0]
 
-    def hint(self, state: GameState, reached: Iterable[GameState] = ()) -> tuple[Move, ...]:
+    def hint(self, state: GameState | PublicView, reached: Iterable[GameState] = ()) -> tuple[Move, ...]:
         """The moves the bot would play from ``state`` to the end of the turn segment, for a hint.
 
         The planned path to the best turn end, then the move out of it that
         reveals a card or ends the turn (or the moves to the end of the game).
-        The plan the bot is playing is left as it was, and the same bot gives
-        the same hint for the same view and the same ``reached``.
+        Its first move is :meth:`choose`'s, and a player who follows the first
+        move of each hint, asking again from each view, never comes back to a
+        position of the turn (see the class). ``state`` is a
+        :class:`~crapette.GameState` or its :class:`~crapette.PublicView`.
 
-        ``reached`` is the game so far, as a frontend holds it
-        (:attr:`Game.states <crapette.Game.states>`, oldest first): the hint
-        never leads back to a position the current turn has been in, so a
-        player who follows hints one move at a time never moves cards to and
-        fro, whatever the rules allow. Only the states of the current turn at
-        the end of ``reached`` count; pass the game's states, or those of the
-        current turn.
+        ``reached`` (optional, and not needed to follow hints) is the game so
+        far (:attr:`Game.states <crapette.Game.states>`, oldest first): then
+        the hint also keeps clear of the positions the current turn has been
+        in, for a player who moved on their own. Only the states of the
+        current turn at the end of ``reached`` count.
 
-        >>> from crapette import Game
+        >>> from crapette import Game, view
         >>> game = Game("classic", seed=3)
         >>> bot = PlanningBot(seed=1, playouts=200)
-        >>> hint = bot.hint(game.state, game.states)
+        >>> hint = bot.hint(view(game.state))
         >>> " ".join(str(move) for move in hint)
         'T2-T3 R0-T2'
         >>> game.push(hint[0])
-        >>> " ".join(str(move) for move in bot.hint(game.state, game.states))
+        >>> " ".join(str(move) for move in bot.hint(view(game.state)))
         'R0-T2'
 
-        :raises TypeError: if ``state`` or one of ``reached`` is not a :class:`~crapette.GameState`.
+        :raises TypeError: if ``state`` is neither, or one of ``reached`` is not a :class:`~crapette.GameState`.
         :raises ValueError: if the game is over.
 
         .. versionchanged:: 0.3.0
            ``reached``.
+        .. versionchanged:: 0.4.0
+           A view as well as a state; following hints needs no ``reached``.
         """
-        v = checked_view(state)
+        v = checked_view(state, "hint")
         if len(v.legal_moves) == 1:
             return (v.legal_moves[0],)
-        barred = _turn_positions(state, reached)
+        here = state if isinstance(state, GameState) else dealer(v).deal(None)
+        barred = _turn_positions(here, reached)
         if not barred:
+            return self._planned(v)
+        return self.plan(v, keep=lambda path: _clear_of(here, path, barred))
+
+    def _planned(self, v: PublicView) -> tuple[Move, ...]:
+        """:meth:`plan` of ``v``, from the cache of the last plans when it is there."""
+        if self.seconds is not None:
             return self.plan(v)
-        return self.plan(v, keep=lambda path: _clear_of(state, path, barred))
+        found = self._plans.get(v)
+        if found is None:
+            found = self.plan(v)
+            if len(self._plans) >= _CACHED_PLANS:
+                self._plans.pop(next(iter(self._plans)))
+            self._plans[v] = found
+        return found
 
     def plan(
         self, v: PublicView, *, keep: Callable[[tuple[Move, ...]], bool] | None = None
@@ -232,36 +269,62 @@ class PlanningBot:
         """
         player = v.current_player
         deadline = None if self.seconds is None else time.monotonic() + self.seconds
-        rng = seeded_rng(_GAME, self.seed, v)
-        paths = segment_paths(v, self.ranker, rng, deadline=deadline)
+        deal = dealer(v)
+        seed = segment_seed(self.seed, v)
+        rng = random.Random(seed)
+        groups = pile_groups(v.rules)
+        count = v.move_count
+        candidates, complete = _segment_candidates(v, deal, self.ranker, rng, groups, deadline)
         if keep is not None:
-            paths = [path for path in paths if keep(path)] or paths
-        paths = paths[: self._candidates()]
-        if not paths:
+            candidates = [c for c in candidates if keep(c.path)] or candidates
+        candidates = candidates[: self._candidates()]
+        if not candidates:
             # No reachable position lets the turn end (only moves between tableau
             # piles are legal anywhere, ruling R10): there is nothing to plan.
             return (v.legal_moves[0],)
-        if len(paths) == 1 or self.playouts == 0:
-            return paths[0]
-        deal = dealer(v)
+        if len(candidates) == 1 or self.playouts == 0 or not complete:
+            # A turn with more positions than the listing takes: from another of them the
+            # listing holds others, so only a judgement of each end by itself, the ranking,
+            # heads for the same end from each (or a better one, never back).
+            return candidates[0].path
         judge = self.evaluator or _JUDGE
-        totals = [0.0] * len(paths)
-        alive = list(range(len(paths)))
+        # What a candidate is worth in deal k is a function of the segment, the candidate and k
+        # (and of the move count under a move limit): kept, it spares the next plan of the segment.
+        rules = v.rules
+        names, known = self._worth(seed, count if rules.move_limit is not None or rules.endings else None)
+        # Each candidate by a number, the same in every plan of the segment (its key is hashed once).
+        ids = [names.setdefault(c.key, len(names)) for c in candidates]
+        totals = [0.0] * len(candidates)
+        alive = list(range(len(candidates)))
         # Successive halving: each round shares its part of the budget among the
         # candidates left, every one tried in the same deals, then drops the worse half.
         # One deal at a time, every candidate left tried in it: memory stays flat.
-        rounds = max(1, (len(paths) - 1).bit_length())
+        rounds = max(1, (len(candidates) - 1).bit_length())
+        k = 0  # the deals are numbered across the rounds
         for _ in range(rounds):
             sums = dict.fromkeys(alive, 0.0)
             out_of_time = False
             for _ in range(max(1, self.playouts // (rounds * len(alive)))):
-                world = deal.deal(rng)
+                world: GameState | None = None
+                chance = random.Random(seed + k * _DEAL_STEP)
                 tried = []
                 for i in alive:
-                    tried.append(judge.evaluate(follow(world, paths[i]), player, rng))
+                    entry = (ids[i], k)
+                    worth = known.get(entry)
+                    if worth is None:
+                        if world is None:
+                            world = deal.deal(chance)
+                            after = chance.getstate()
+                        if judge is not _JUDGE:  # the default judge draws nothing: no need to share the draws
+                            chance.setstate(after)
+                        worth = judge.evaluate(candidates[i].judged(world, count), player, chance)
+                        if len(known) < _CACHED_VALUES:
+                            known[entry] = worth
+                    tried.append(worth)
                     if deadline is not None and time.monotonic() > deadline:
                         out_of_time = True
                         break
+                k += 1
                 if out_of_time:
                     break  # a deal not tried for every candidate does not count
                 for i, worth in zip(alive, tried):
@@ -272,11 +335,197 @@ class PlanningBot:
                 break
             alive.sort(key=lambda i: (-totals[i], i))
             alive = alive[: max(2, (len(alive) + 1) // 2)]
-        return paths[min(alive, key=lambda i: (-totals[i], i))]
+        return candidates[min(alive, key=lambda i: (-totals[i], i))].path
+
+    def _worth(self, seed: int, count: int | None) -> tuple[dict[tuple[Any, ...], int], dict[tuple[int, int], float]]:
+        """For a segment (``seed``): a number for each candidate, and their values by (number, deal); the last few kept."""
+        key = (seed, count)
+        found = self._values.get(key)
+        if found is None:
+            if len(self._values) >= _CACHED_SEGMENTS:
+                self._values.pop(next(iter(self._values)))
+            found = self._values[key] = ({}, {})
+        return found
 
     def _candidates(self) -> int:
         """How many candidates a plan tries, the best by the ranking: each at least twice."""
         return max(8, min(MAX_CANDIDATES, self.playouts // 2))
+
+
+#: How many plans a bot keeps, by view (see PlanningBot._planned).
+_CACHED_PLANS = 8
+#: How many segments' values of candidates a bot keeps (see PlanningBot.plan).
+_CACHED_SEGMENTS = 4
+#: How many values of candidates a bot keeps for one segment, whatever its budget.
+_CACHED_VALUES = 20_000
+#: The seed of deal k of a segment is the segment's seed plus k times this.
+_DEAL_STEP = 1 << 100
+_INDEX = operator.attrgetter("index")
+
+
+def segment_seed(seed: int, v: PublicView) -> int:
+    """The seed of the deals of a bot seeded ``seed`` in the turn segment of ``v``: the same from every position of it.
+
+    It takes what no move of the segment changes: the player to move, the
+    unseen cards and the face-down places they may lie in.
+
+    >>> from crapette import apply_move, new_game, parse_move, view
+    >>> state = new_game("classic", seed=7)
+    >>> after = apply_move(state, parse_move("T5-F0"))
+    >>> segment_seed(1, view(state)) == segment_seed(1, view(after)), segment_seed(1, view(state)) == segment_seed(2, view(state))
+    (True, False)
+
+    :raises InvalidStateError: if ``v`` is not a view that a valid state shows.
+
+    .. versionadded:: 0.4.0
+    """
+    deal = dealer(v)
+    parts = [v.current_player]
+    for deck, cards, slots in deal.own:
+        parts += [1000 + deck, *map(_INDEX, cards)]
+        for pid, n in slots:
+            parts += [2000 + pid, n]
+    for pid, n in deal.shared:
+        parts += [3000 + pid, n]
+    for cards in deal.rest:
+        parts += [4000, *map(_INDEX, cards)]
+    return seed * 4294967296 + zlib.crc32(struct.pack(f"<{len(parts)}I", *parts))
+
+
+class _Candidate:
+    """A way out of the turn segment: ``path`` from the position, and where it leads, as the bot judges it.
+
+    ``key`` is what the candidate is, whatever the way there: the turn end in
+    the view's own deal, interchangeable piles in one order, and the move out
+    of it in that order. ``swaps`` put the piles in that order (they are face
+    up, so the same in every deal).
+    """
+
+    __slots__ = ("key", "path", "swaps")
+
+    def __init__(self, path: tuple[Move, ...], key: tuple[Any, ...], swaps: tuple[tuple[int, int], ...]) -> None:
+        self.path = path
+        self.key = key
+        self.swaps = swaps
+
+    def judged(self, world: GameState, count: int) -> GameState:
+        """The state the candidate leads to in ``world``, as it is judged: piles in order, ``count`` moves made."""
+        return _arranged(follow(world, self.path), self.swaps, count)
+
+
+class _Keys:
+    """Where a state's interchangeable piles go to put them in one order, and its key in that order.
+
+    A pile's key is its cards' indices, worked out once per pile
+    (the states of a turn share their piles).
+    """
+
+    __slots__ = ("groups", "kept", "memo")
+
+    def __init__(self, groups: tuple[tuple[int, ...], ...]) -> None:
+        self.memo: dict[int, tuple[int, ...]] = {}
+        # The piles met: kept alive, so that their ids are not reused meanwhile.
+        self.kept: list[tuple[Any, ...]] = []
+        self.groups = [group for group in groups if len(group) > 1]
+
+    def _add(self, pile: tuple[Any, ...]) -> tuple[int, ...]:
+        self.kept.append(pile)
+        key = self.memo[id(pile)] = tuple(map(_INDEX, pile))
+        return key
+
+    def arrange(self, state: GameState) -> tuple[tuple[Any, ...], tuple[tuple[int, int], ...]]:
+        """The key of ``state`` (all it holds but its move count) with its piles in order, and the (to, from) swaps."""
+        get = self.memo.get
+        add = self._add
+        ids = [known if (known := get(id(pile))) is not None else add(pile) for pile in state.piles]
+        swaps: list[tuple[int, int]] = []
+        if not state.turn_moves:  # turn moves name piles: then the order stays
+            old = ids[:]
+            for group in self.groups:
+                for to, (pile, src) in zip(group, sorted([(old[i], i) for i in group])):
+                    if to != src:
+                        ids[to] = pile
+                        swaps.append((to, src))
+        key = (
+            tuple(ids), state.current_player, state.drawn, state.passes, state.exhausted, state.played,
+            state.counters, state.hand_known, state.reserve_known, tuple(map(str, state.turn_moves)),
+        )
+        return key, tuple(swaps)
+
+
+#: The kinds of move out of a turn end, for the key of a way out (a play that reveals a card is 0).
+_EXIT_ORDER: dict[type[Move], int] = {Draw: 1, EndTurn: 2, Pass: 3}
+
+
+def _exit_key(move: Move, where: dict[int, int]) -> tuple[int, ...]:
+    """What a move out of a turn end is, its target in the end's order of piles (``where``: from a pile to its place)."""
+    kind = _EXIT_ORDER.get(type(move), 0)
+    target = getattr(move, "target", None)
+    if target is None:
+        return (kind,)
+    source: int = move.source.id  # type: ignore[attr-defined]
+    to: int = target.id
+    return (kind, where.get(source, source), where.get(to, to))
+
+
+def _arranged(state: GameState, swaps: tuple[tuple[int, int], ...], count: int) -> GameState:
+    """``state`` with the piles moved by ``swaps`` and ``count`` moves made."""
+    fields = list(get_fields(state))
+    if swaps:
+        old = state.piles
+        piles = list(old)
+        for to, src in swaps:
+            piles[to] = old[src]
+        fields[1] = tuple(piles)
+    fields[3] = count
+    return raw_state(*fields)
+
+
+def _segment_candidates(
+    v: PublicView,
+    deal: Dealer,
+    ranker: Evaluator | None,
+    rng: random.Random,
+    groups: tuple[tuple[int, ...], ...],
+    deadline: float | None,
+) -> tuple[list[_Candidate], bool]:
+    """The candidates of :meth:`PlanningBot.plan` from ``v``, best first, and whether the turn's positions are all listed.
+
+    The same candidates in the same order from any position that reaches the same ones.
+
+    The ends are ranked by ``ranker``'s value (in their own order), then by
+    their keys; each end's ways out by kind (revealing plays of the reserve
+    first, then Draw, End turn, Pass), then by their piles in the end's order.
+    """
+    player = v.current_player
+    world = deal.deal(None)
+    count = v.move_count
+    rank = ranker or _RANKER
+    keys = _Keys(groups)
+    ends: list[tuple[tuple[Any, ...], TurnEnd, list[Move], tuple[tuple[int, int], ...], GameState]] = []
+    listed = turn_ends(world)
+    for end in listed:
+        if deadline is not None and ends and time.monotonic() > deadline:
+            break
+        # An end with no way out (only more moves that reveal nothing) is no place to stop.
+        exits = [] if end.state.is_over else segment_exits(end.state)
+        if exits or end.state.is_over:
+            key, swaps = keys.arrange(end.state)
+            ends.append((key, end, exits, swaps, _arranged(end.state, swaps, count)))
+    ends.sort(key=lambda e: e[0])
+    values = evaluate_all(rank, [e[4] for e in ends], player, rng)
+    order = sorted(range(len(ends)), key=lambda i: (-values[i], ends[i][0]))
+    found: list[_Candidate] = []
+    for i in order:
+        key, end, exits, swaps, _ = ends[i]
+        if end.state.is_over:
+            found.append(_Candidate(end.moves, (key,), swaps))
+            continue
+        # Each way out in the end's order of piles: what follows it is then the same whatever the way to the end.
+        where = {src: to for to, src in swaps}
+        for exit_key, x in sorted(((_exit_key(x, where), x) for x in exits), key=lambda w: w[0]):
+            found.append(_Candidate((*end.moves, x), (key, exit_key), swaps))
+    return found, listed.complete
 
 
 def _turn_positions(state: GameState, reached: Iterable[GameState]) -> frozenset[Hashable]:

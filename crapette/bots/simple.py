@@ -10,6 +10,7 @@ from .._core.engine import legal_moves
 from .._play.greedy import greedy_choice
 from .._core.moves import Move
 from .._core.state import GameState
+from .._views.view import PublicView
 from ..protocol import CardGame, Crapette, same_game, seeded_rng
 from ._base import (
     AnyGameBot,
@@ -17,7 +18,7 @@ from ._base import (
     StateT,
     check_game,
     check_game_state,
-    checked_view,
+    crapette_state,
     game_key,
     game_suffix,
 )
@@ -78,12 +79,14 @@ class RandomBot(AnyGameBot[StateT, MoveT]):
         return hash(("RandomBot", self.seed, game_key(self.game)))
 
     def choose(self, state: StateT) -> MoveT:
-        """A legal move of ``state``, uniformly at random.
+        """A legal move of ``state``, uniformly at random (in Crapette, ``state`` may be a :class:`~crapette.PublicView`).
 
         :raises ValueError: if the game is over.
         :raises TypeError: if ``state`` is not a state of the bot's game.
         """
         game = self.game
+        if isinstance(state, PublicView):
+            state = crapette_state(state)  # type: ignore[assignment]
         check_game_state(game, state)
         moves = game.legal_moves(state)
         v = game.view(state, state.current_player)  # type: ignore[attr-defined]
@@ -138,13 +141,12 @@ class GreedyBot:
     def __hash__(self) -> int:
         return hash("GreedyBot")
 
-    def choose(self, state: GameState) -> Move:
-        """The legal move of ``state`` that the heuristic scores highest.
+    def choose(self, state: GameState | PublicView) -> Move:
+        """The legal move of ``state`` (a :class:`~crapette.GameState` or its view) that the heuristic scores highest.
 
         :raises ValueError: if the game is over.
         """
-        if not isinstance(state, GameState) or state.is_over:
-            checked_view(state)  # raises, saying what is wrong
+        state = crapette_state(state)
         moves = legal_moves(state)
         if len(moves) == 1:
             return moves[0]

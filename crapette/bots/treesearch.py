@@ -39,7 +39,7 @@ from .._core.state import GameState
 from .._views.view import PublicView, dealer, view
 from ..evaluation import CardCount
 from ..protocol import Crapette, seeded_rng
-from ._base import checked_view
+from ._base import checked_view, crapette_state
 
 __all__ = ["LEVELS", "MoveValue", "SearchResult", "TreeSearchBot"]
 
@@ -200,8 +200,6 @@ class TreeSearchBot:
         self.seed = seed
         self.playouts = playouts
         self.seconds = None if seconds is None else float(seconds)
-        #: The state this bot searched last, advanced by its move (see Crapette.strict_state).
-        self._next: Any = None
 
     @classmethod
     def at_level(cls, level: str, seed: int = 0) -> TreeSearchBot:
@@ -228,15 +226,16 @@ class TreeSearchBot:
     def __hash__(self) -> int:
         return hash(("TreeSearchBot", self.seed, self.playouts, self.seconds))
 
-    def choose(self, state: GameState) -> Move:
-        """The move the search finds best in ``state``.
+    def choose(self, state: GameState | PublicView) -> Move:
+        """The move the search finds best in ``state`` (a :class:`~crapette.GameState` or its view).
+
+        The move depends on the bot's parameters and the view only.
 
         :raises ValueError: if the game is over.
-        :raises TypeError: if ``state`` is not a :class:`~crapette.GameState`.
+        :raises TypeError: if ``state`` is neither a :class:`~crapette.GameState` nor a :class:`~crapette.PublicView`.
         """
-        checked_view(state)
-        # No move back to a position of the turn: the engine's revisits rule (see Crapette.strict_state).
-        root = _GAME.strict_state(state, self._next)
+        # The look ahead never goes back to the position it left: the engine's revisits rule (see Crapette.strict_state).
+        root = _GAME.strict_state(crapette_state(state))
         v = view(root)
         moves = v.legal_moves
         if len(moves) == 1:
@@ -246,11 +245,13 @@ class TreeSearchBot:
             move = greedy_choice(dealer(v).deal(None), moves)
         else:
             move = self._search(v, every_move=0).best
-        after = apply_move(root, move)
-        self._next = after if not after.is_over and after.current_player == root.current_player else None
         return move
 
-    def search(self, state: GameState, *, every_move: int = 0) -> SearchResult:
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A bot pickled by 0.3.0 also carries the position it searched last: it decides nothing now.
+        self.__dict__.update({k: v for k, v in state.items() if k != "_next"})
+
+    def search(self, state: GameState | PublicView, *, every_move: int = 0) -> SearchResult:
         """Search ``state`` and return every legal move's statistics, even with one legal move.
 
         ``every_move`` makes each legal move be tried at least that many times
@@ -259,7 +260,7 @@ class TreeSearchBot:
 
         :raises ValueError: if the game is over.
         """
-        return self._search(checked_view(state), every_move=every_move)
+        return self._search(checked_view(state, "search"), every_move=every_move)
 
     def _search(self, v: PublicView, every_move: int) -> SearchResult:
         search = _Search(v, seeded_rng(_GAME, self.seed, v))

@@ -21,6 +21,7 @@ from .. import (
     Pass,
     apply_move,
     parse_move,
+    view,
 )
 from .._core.messages import brief
 from .._play.progress import isatty
@@ -415,8 +416,8 @@ class Session:
             self.say("The game is over: there are no moves.")
             return
         state = self.game.state
-        # The game so far: the hint never leads back to a position of this turn.
-        moves = self.hinter.hint(state, self.game.states)
+        # From the view alone: following hints never leads back to a position of this turn.
+        moves = self.hinter.hint(view(state))
         if len(moves) == 1:
             self.say(f"hint: {moves[0]} ({describe_move(state, moves[0], names=self.subjects)})")
             return

@@ -101,8 +101,9 @@ from crapette import (
     parse_position,
     parse_record,
     parse_rules,
+    view,
 )
-from crapette.bots import BOT_NAMES, Bot, PlanningBot, choose_remembering, make_bot
+from crapette.bots import BOT_NAMES, Bot, PlanningBot, make_bot
 from crapette.wording import describe_end, describe_illegal, describe_move, describe_played
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -981,11 +982,9 @@ async def bot_move(request: Request) -> Response:
     async with session.lock:
         _check_can_move(session, "bot")
         # The search bot thinks for up to JOB_SECONDS: in a worker process, in its client's turn,
-        # not on the event loop. It comes back with the move: the planning bot remembers its plan.
+        # not on the event loop. Its move is a function of the view: nothing comes back but the move.
         workers: Workers = request.app.state.workers
-        move, session.bot = await workers.run(
-            choose_remembering, session.bot, session.game.state, game=game_id, **_asker(request)
-        )
+        move = await workers.run(session.bot.choose, view(session.game.state), game=game_id, **_asker(request))
         session.game.push(move)
         _changed(request, game_id)
     return _game_response(game_id, session)
@@ -1009,12 +1008,8 @@ async def hint(request: Request) -> Response:
     _check_can_move(session, "you")
     state = session.game.state
     workers: Workers = request.app.state.workers
-    # The states of this turn go along: the hint never leads back to one of them.
-    states = session.game.states
-    first = len(states) - 1
-    while first > 0 and states[first - 1].current_player == state.current_player:
-        first -= 1
-    moves = await workers.run(HINT_BOT.hint, state, states[first:], game=game_id, **_asker(request))
+    # The view alone: following hints never leads back to a position of the turn.
+    moves = await workers.run(HINT_BOT.hint, view(state), game=game_id, **_asker(request))
     texts = []
     # No move but the last reveals a card: each is worded where it is played. By position, not by
     # identity: moves are shared values, and a hint may repeat one (draw, play, draw again).

@@ -430,12 +430,37 @@ def test_every_bot_and_every_hint_plays_only_legal_moves_under_revisits_false() 
             here = apply_move(here, move)
 
 
-def test_a_bot_that_remembers_its_turn_plays_the_same_through_a_process_pool() -> None:
-    # What a bot keeps between decisions (PlanningBot's plan, SearchBot's positions of the
-    # turn) travels with it through choose_remembering in another process.
-    from concurrent.futures import ProcessPoolExecutor
+def _views_of_a_game(seed: int, moves: int) -> list[Any]:
+    """The views of the positions of a game between greedy bots, every fifth one."""
+    state, out = new_game("classic", seed=seed), []
+    while not state.is_over and state.move_count < moves:
+        out.append(view(state))
+        state = apply_move(state, GreedyBot().choose(state))
+    return out[::5]
 
-    from crapette.bots import choose_remembering
+
+def _every_bot() -> list[Any]:
+    return [RandomBot(seed=4), GreedyBot(), SearchBot(seed=4, budget=20), PlanningBot(seed=4, playouts=30),
+            TreeSearchBot(seed=4, playouts=20)]
+
+
+def test_a_bots_move_is_a_function_of_its_parameters_and_the_view() -> None:
+    # Issue 38: no bot attribute outside its parameters changes its moves (the planner's plan and the
+    # searches' last position once did): a bot that played a whole game chooses as a fresh one.
+    views = _views_of_a_game(9, 120)
+    for used in _every_bot():
+        state = new_game("classic", seed=6)
+        opponent = GreedyBot()
+        while not state.is_over and state.move_count < 250:
+            state = apply_move(state, used.choose(state) if state.current_player == 0 else opponent.choose(state))
+        fresh = _every_bot()[[type(b) for b in _every_bot()].index(type(used))]
+        assert fresh == used
+        assert [used.choose(v) for v in views] == [fresh.choose(v) for v in views], used
+        assert [used.choose(v) for v in views[:5]] == [pickle.loads(pickle.dumps(used)).choose(v) for v in views[:5]]
+
+
+def test_a_bot_plays_the_same_through_a_process_pool_without_being_handed_back() -> None:
+    from concurrent.futures import ProcessPoolExecutor
 
     def game(choose: Any) -> list[Move]:
         state = new_game("classic", seed=6)
@@ -447,17 +472,44 @@ def test_a_bot_that_remembers_its_turn_plays_the_same_through_a_process_pool() -
         return played
 
     with ProcessPoolExecutor(max_workers=1) as pool:
-        for make in (lambda: SearchBot(seed=4, budget=30), lambda: PlanningBot(seed=4, playouts=40)):
-            local = make()
-            remote = [make()]
+        for bot in (SearchBot(seed=4, budget=30), PlanningBot(seed=4, playouts=40)):
+            assert game(lambda state, bot=bot: pool.submit(bot.choose, view(state)).result()) == game(bot.choose)
 
-            def through_pool(state: GameState) -> Move:
-                move, remote[0] = pool.submit(choose_remembering, remote[0], state).result()
-                return move
 
-            assert game(through_pool) == game(local.choose)
-    bot = SearchBot(seed=4, budget=30)
-    bot.choose(new_game("classic", seed=6))
-    kept = bot.__dict__["_next"]
-    assert kept is not None and kept.rules.revisits is False  # the position searched, as the engine bars returns
-    assert pickle.loads(pickle.dumps(bot)).__dict__["_next"] == kept
+def _over() -> GameState:
+    """A finished game's last state."""
+    state = new_game("classic", seed=1)
+    while not state.is_over:
+        state = apply_move(state, GreedyBot().choose(state))
+    return state
+
+
+def test_every_bot_takes_a_view_wherever_it_takes_a_state() -> None:
+    # Issue 38: bot.hint(view) raised "choose() expects a GameState, got PublicView".
+    for v in _views_of_a_game(3, 80):
+        state = determinize(v, random.Random(1))
+        for bot in _every_bot():
+            assert bot.choose(v) == bot.choose(state), bot
+        planner = PlanningBot(seed=2, playouts=30)
+        assert planner.hint(v) == planner.hint(state)
+    for method in ("choose", "hint"):
+        with pytest.raises(TypeError, match=rf"^{method}\(\) expects a GameState or a PublicView, got int$"):
+            getattr(PlanningBot(), method)(42)
+    with pytest.raises(ValueError, match="the game is over"):
+        PlanningBot().hint(view(_over()))
+
+
+@pytest.mark.parametrize("rules", ["classic", "casual", "classic(revisits=false)"])
+def test_a_hint_starts_with_the_move_the_bot_chooses(rules: str) -> None:
+    # Issue 38: choose(x) == hint(x)[0], from states and views, whatever the bot played before.
+    bots = [PlanningBot(seed=1, playouts=30), PlanningBot(seed=2, playouts=0)]
+    state = new_game(rules, seed=5)
+    while not state.is_over and state.move_count < 160:
+        for bot in bots:
+            hint = bot.hint(view(state))
+            assert bot.choose(state) == hint[0] == PlanningBot(bot.seed, bot.playouts).choose(view(state))
+            here = state
+            for move in hint:
+                assert move in legal_moves(here)
+                here = apply_move(here, move)
+        state = apply_move(state, bots[state.move_count % 2].choose(state))

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from crapette import GameState, apply_move, legal_moves, new_game, position_key, reveals, view
+from crapette import GameState, apply_move, legal_moves, new_game, parse_move, position_key, reveals, view
 from crapette.bots import GreedyBot, PlanningBot, SearchBot, make_bot
 
 # TreeSearchBot is deprecated (0.3.0); the test of its bound keeps it working.
@@ -31,12 +31,11 @@ def _play(rules: str, seed: int, bots: tuple[object, object], max_moves: int) ->
     return states
 
 
-@pytest.mark.parametrize("bot", ["plan", "search"])
 @pytest.mark.parametrize("rules", ["classic", "casual"])
-def test_no_search_bot_returns_to_a_position_within_a_turn(rules: str, bot: str) -> None:
+def test_the_planning_bot_never_returns_to_a_position_within_a_turn(rules: str) -> None:
+    # Deciding afresh from each view, remembering nothing (issue 38).
     for seed in range(2):
-        searcher = PlanningBot(seed, playouts=40) if bot == "plan" else SearchBot(seed, budget=40)
-        bots = (searcher, GreedyBot())
+        bots = (PlanningBot(seed, playouts=40), GreedyBot())
         states = _play(rules, seed, bots, 250)
         segment: set[tuple[object, ...]] = set()
         for before, after in zip(states, states[1:]):
@@ -71,12 +70,19 @@ def test_planning_bot_without_playouts_goes_by_its_evaluation() -> None:
     assert len(states) > 50
 
 
-def test_planning_bot_pickles_with_its_plan_and_compares_by_settings() -> None:
+def test_planning_bot_pickles_its_settings_only_and_compares_by_them() -> None:
     bot = PlanningBot(3, playouts=50)
     bot.choose(new_game("classic", seed=2))
     copy = pickle.loads(pickle.dumps(bot))
-    assert copy == bot and hash(copy) == hash(bot) and copy._plan == bot._plan
+    assert copy == bot and hash(copy) == hash(bot)
+    assert pickle.loads(pickle.dumps(bot)).__getstate__() == {
+        "seed": 3, "playouts": 50, "seconds": None, "evaluator": None, "ranker": None
+    }
     assert repr(bot) == "PlanningBot(seed=3, playouts=50)"
+    # A bot pickled by 0.3.0 carried its plan: it is read back and forgotten.
+    old = pickle.loads(pickle.dumps(bot))
+    old.__setstate__({**bot.__getstate__(), "plan": {view(new_game("classic", seed=2)): parse_move("draw")}})
+    assert old == bot and old.choose(new_game("classic", seed=2)) == bot.choose(new_game("classic", seed=2))
 
 
 def test_planning_bot_levels_grow() -> None:
@@ -112,9 +118,9 @@ def test_segment_paths_end_with_one_move_that_leaves_the_segment() -> None:
 
 
 @pytest.mark.parametrize("rules,seed", [("classic", 6), ("classic", 7), ("casual", 6)])
-def test_following_hints_one_move_at_a_time_never_returns_to_a_position_of_the_turn(rules: str, seed: int) -> None:
+def test_following_hints_with_the_game_so_far_never_returns_to_a_position_of_the_turn(rules: str, seed: int) -> None:
     # Issue: a hint planned afresh at each move sent cards to and fro (classic seed 6:
-    # T4-T0 T0-T4 T6-T0 T0-T6 ...). Given the game so far, it never leads back.
+    # T4-T0 T0-T4 T6-T0 T0-T6 ...). Given the game so far too, it never leads back.
     state = new_game(rules, seed=seed)
     states = [state]
     hinter, opponent = PlanningBot(seed=seed, playouts=60), GreedyBot()
@@ -133,6 +139,37 @@ def test_following_hints_one_move_at_a_time_never_returns_to_a_position_of_the_t
             followed += 1
         states.append(state)
     assert followed == 60
+
+
+def _hint_walk(rules: str, seed: int, hinter: PlanningBot, opponent: object, max_moves: int) -> tuple[int, int]:
+    """Follow ``hinter.hint(view)[0]`` for player 0, from each view alone: (returns to a position of the turn, hints)."""
+    state = new_game(rules, seed=seed)
+    seen: set[object] = set()
+    returns = followed = 0
+    while not state.is_over and state.move_count < max_moves:
+        if state.current_player == 1:
+            state = apply_move(state, opponent.choose(view(state)))  # type: ignore[attr-defined]
+            seen = set()
+            continue
+        key = position_key(state)
+        returns += key in seen
+        seen.add(key)
+        state = apply_move(state, hinter.hint(view(state))[0])
+        followed += 1
+    return returns, followed
+
+
+# Issue 38: following hint(state)[0] against search:strong came back to a position of the
+# turn 13/146, 3/46 and 58/282 times in classic seeds 1, 2, 3 (T2-T5 then T5-T2).
+@pytest.mark.parametrize("rules,seeds", [("classic", (1, 2, 3)), ("casual", (1, 2))])
+def test_following_hints_from_views_alone_never_returns_to_a_position_of_the_turn(rules: str, seeds: tuple[int, ...]) -> None:
+    # The guarantee holds at any budget: cheap bots on both sides keep the test short.
+    followed = 0
+    for seed in seeds:
+        returns, hints = _hint_walk(rules, seed, PlanningBot(seed=1, playouts=20), PlanningBot(seed=2, playouts=20), 140)
+        assert returns == 0, f"{rules} seed {seed}: back to a position of the turn {returns} times in {hints} hints"
+        followed += hints
+    assert followed > 35 * len(seeds)
 
 
 def test_a_hint_only_counts_the_states_of_the_current_turn() -> None:
@@ -196,6 +233,9 @@ def counted_deals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         def __init__(self, v: object) -> None:
             self.real = real_dealer(v)  # type: ignore[arg-type]
 
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.real, name)  # what the segment's seed is made of
+
         def deal(self, rng: random.Random | None) -> object:
             if rng is None:
                 return self.real.deal(None)  # the one world the turn's positions are listed in
@@ -205,6 +245,7 @@ def counted_deals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             return token
 
     monkeypatch.setattr(planner, "dealer", Dealer)
+    monkeypatch.setattr(planner, "_arranged", lambda state, swaps, count: state)  # a token has no piles to order
     return counts
 
 
@@ -271,3 +312,21 @@ def test_a_time_limit_stops_a_plan_with_the_best_it_has(monkeypatch: pytest.Monk
     judge.asked = 0
     assert PlanningBot(seed=1, playouts=100_000, seconds=2, evaluator=judge).plan(v) in paths and judge.asked <= 2
     assert pickle.loads(pickle.dumps(bot)) == bot and bot != PlanningBot(seed=1, playouts=100_000)
+
+
+class _Fixed(PlanningBot):
+    """A bot of one's own, as ``module:Class`` names it: an __init__ with no arguments."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=7, playouts=30)
+        self.note = "mine"
+
+
+def test_a_subclass_whose_init_takes_no_arguments_pickles() -> None:
+    # Issue 38: such a bot crashed in every worker of `crapette simulate --workers 2`
+    # ("unexpected keyword argument 'seconds'"): unpickling called the subclass's __init__.
+    bot = _Fixed()
+    bot.choose(new_game("classic", seed=2))
+    copy = pickle.loads(pickle.dumps(bot))
+    assert type(copy) is _Fixed and copy.note == "mine" and (copy.seed, copy.playouts) == (7, 30)
+    assert copy.choose(view(new_game("classic", seed=4))) == bot.choose(new_game("classic", seed=4))
