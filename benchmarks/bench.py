@@ -261,7 +261,7 @@ def search_playouts(rules: RuleSet, seconds: float) -> tuple[float, float | None
     """What the search bots spend their time on, for about ``seconds`` each.
 
     Returns the greedy playout moves per second (the policy both search bots play
-    on with, ``fast_move`` then ``apply_move``, from the mid-game positions of
+    on with, ``greedy_move`` then ``apply_move``, from the mid-game positions of
     :func:`midgame_positions` to the end of the game or 300 moves) and the tree
     search's iterations per second at the root of those positions (None where
     :class:`~crapette.bots.TreeSearchBot` does not exist).
@@ -269,13 +269,13 @@ def search_playouts(rules: RuleSet, seconds: float) -> tuple[float, float | None
     from crapette import bots
 
     # The playout policy: what the searches spend their time in.
-    from crapette._play.greedy import fast_move
+    from crapette._play.greedy import greedy_move
     starts = [parse_position(p) for p in midgame_positions(rules)]
 
     def playout(state: Any) -> int:
         count = 0
         while not state.is_over and count < 300:
-            state = apply_move(state, fast_move(state))
+            state = apply_move(state, greedy_move(state))
             count += 1
         return count
 

@@ -13,9 +13,9 @@ Python time over the kernel's for the same work.
   casual, and OpenSpiel's ``solitaire`` stepped from Python the same way
   (every ``apply_action`` counts, chance outcomes included), where ``open_spiel``
   is installed (the ``openspiel`` extra);
-- greedy playouts (the search bots' policy, ``fast_move``) played to the end of
+- greedy playouts (the search bots' policy, ``greedy_move``) played to the end of
   the game inside the kernel (``crapette.kernel.self_play``), and the same
-  games in Python (``fast_move`` then ``apply_move``);
+  games in Python (``greedy_move`` then ``apply_move``);
 - ``turn_ends`` per call, on every position of greedy games;
 - the planning bot's decision (``PlanningBot(seed=1)``, the ``search`` bot) and
   the flat search bot's, on positions of greedy games, with the same moves;
@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from crapette import GameState, apply_move, kernel, legal_moves, new_game, turn_ends
-from crapette._play.greedy import fast_move
+from crapette._play.greedy import greedy_move
 from crapette.bots import GreedyBot, PlanningBot, RandomBot, SearchBot, make_bot
 from crapette.selfplay import self_play
 from crapette.simulation import simulate
@@ -138,7 +138,7 @@ def fast_playouts(rules: str, games: int, rounds: int) -> Block:
         for state in starts:
             count = 0
             while not state.is_over and count < 5000:
-                state = apply_move(state, fast_move(state))
+                state = apply_move(state, greedy_move(state))
                 count += 1
             lengths.append(count)
         return sum(lengths), lengths

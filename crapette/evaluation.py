@@ -48,7 +48,7 @@ import attrs
 from . import kernel
 from ._core import greedy_table as _greedy_table
 from ._core.engine import apply_move, legal_moves
-from ._play.greedy import fast_move, greedy_scores
+from ._play.greedy import greedy_move, greedy_scores
 from ._core.moves import Move, Play
 from ._core.piles import H0, R0, T0, W0
 from ._core.rules import Scoring
@@ -66,6 +66,7 @@ __all__ = [
     "Rollout",
     "evaluate_all",
     "features",
+    "greedy_move",
     "prior",
 ]
 
@@ -99,8 +100,7 @@ ROLLOUT_MOVES = 3000
 class Rollout:
     """Play on with the greedy heuristic for both players to the end of the game: 1 won, 0 lost, 0.5 drawn.
 
-    The heuristic (``fast_move`` of the private module ``crapette._play.greedy``,
-    the policy of :class:`Playout`) draws nothing, so a rollout is a pure
+    The heuristic (:func:`greedy_move`, the policy of :class:`Playout`) draws nothing, so a rollout is a pure
     function of the deal it starts from: a search that tries its candidates
     in the same deals compares them on the same luck. A game still going
     after ``ROLLOUT_MOVES`` (3,000) moves counts as drawn. It runs in the
@@ -126,7 +126,7 @@ class Rollout:
                 for _ in range(ROLLOUT_MOVES):
                     if state.is_over:
                         break
-                    state = apply_move(state, fast_move(state))
+                    state = apply_move(state, greedy_move(state))
                 outcome = state.outcome
         return 0.5 if outcome is None or outcome.winner is None else float(outcome.winner == player)
 
@@ -326,8 +326,8 @@ class Playout:
     """Play on with ``policy`` to the end of the opponent's next turn, then judge with ``leaf``.
 
     ``policy`` is a function from a state to one of its legal moves (by
-    default the greedy heuristic without look-ahead, ``fast_move`` of the
-    private module ``crapette._play.greedy``: fast, and never moving cards to and fro); ``leaf`` judges
+    default :func:`greedy_move`, the greedy heuristic without look-ahead: fast,
+    and never moving cards to and fro); ``leaf`` judges
     where it stops (:class:`CardCount` by default). A finished game is
     judged at once. Its prior is the leaf's.
 
@@ -335,18 +335,18 @@ class Playout:
     >>> Playout().evaluate(new_game("classic", seed=7), 1, random.Random(0))
     -1.0
     >>> Playout()
-    Playout(leaf=CardCount(), policy=crapette._play.greedy.fast_move)
+    Playout(leaf=CardCount(), policy=crapette.evaluation.greedy_move)
 
     .. versionchanged:: 0.4.0
        The repr names the policy by its qualified name.
     """
 
     leaf: Evaluator = attrs.field(factory=CardCount)
-    policy: Callable[[GameState], Move] = attrs.field(default=fast_move, repr=lambda f: _qualified_name(f))
+    policy: Callable[[GameState], Move] = attrs.field(default=greedy_move, repr=lambda f: _qualified_name(f))
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
         """The leaf's value for ``player`` where play stops."""
-        if self.policy is fast_move and type(self) is Playout:
+        if self.policy is greedy_move and type(self) is Playout:
             # The stock play-on, in the compiled kernel, judged there by a leaf it runs.
             leaf = type(self.leaf)
             if leaf is CardCount:

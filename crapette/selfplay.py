@@ -34,7 +34,7 @@ from . import kernel
 from ._core.checks import check_int, check_seed
 from ._core.engine import apply_move, legal_moves, new_game
 from ._core.messages import brief
-from ._play.greedy import fast_move, greedy_scores
+from ._play.greedy import greedy_move, greedy_scores
 from ._core.outcome import MAX_NUMBER, Outcome
 from ._core.rules import RuleSet, to_rules
 from ._core.state import GameState
@@ -116,7 +116,7 @@ def _play(start: GameState, seed: int, policy: str, epsilon: float, max_moves: i
         elif policy == "random" or (epsilon > 0.0 and stream.unit() < epsilon):
             move = moves[stream.below(len(moves))]
         elif policy == "fast":
-            move = fast_move(state)
+            move = greedy_move(state)
         else:
             scores = greedy_scores(state, moves)
             move = moves[scores.index(max(scores))]

@@ -24,7 +24,7 @@ from crapette import GameState, Option, RuleSet, apply_move, kernel, legal_moves
 from crapette import registered, reveals, turn_ends
 from crapette._core.engine import python_apply, python_moves
 from crapette._core.explain import explain_illegal
-from crapette._play.greedy import fast_move, greedy_scores
+from crapette._play.greedy import greedy_move, greedy_scores
 from crapette.evaluation import CardCount, Playout
 from crapette._core.moves import Draw, EndTurn, Move, Pass
 from crapette._core.options import Choice, Count, Flag, Limit, OptionalPart, Part, Parts, Subset
@@ -142,7 +142,7 @@ def check_position(state: GameState, *, ends: bool = False, playouts: bool = Fal
     assert found is None or list(found) == exits, (where, found, exits)
     kernel_values: list[Any] = []
     if not state.is_over:
-        kernel_values = [fast_move(state), greedy_scores(state, moves), greedy_scores(state, moves, False)]
+        kernel_values = [greedy_move(state), greedy_scores(state, moves), greedy_scores(state, moves, False)]
     kernel_values += [evaluate(state, 0), evaluate(state, 1)]
     if playouts and not state.is_over:
         kernel_values += [playout(state, 0), playout(state, 1)]
@@ -150,7 +150,7 @@ def check_position(state: GameState, *, ends: bool = False, playouts: bool = Fal
     with pure():
         python_values: list[Any] = []
         if not state.is_over:
-            python_values = [fast_move(state), greedy_scores(state, moves), greedy_scores(state, moves, False)]
+            python_values = [greedy_move(state), greedy_scores(state, moves), greedy_scores(state, moves, False)]
         python_values += [evaluate(state, 0), evaluate(state, 1)]
         if playouts and not state.is_over:
             python_values += [playout(state, 0), playout(state, 1)]

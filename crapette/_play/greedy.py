@@ -2,7 +2,7 @@
 
 :class:`~crapette.bots.GreedyBot` plays the move it scores highest; the
 playouts of the searches (:class:`~crapette.evaluation.Playout`) play on with
-:func:`fast_move`, the same scores without looking ahead. Every move comes
+:func:`greedy_move` (public as :func:`crapette.evaluation.greedy_move`), the same scores without looking ahead. Every move comes
 from :func:`~crapette.legal_moves`: the heuristic only orders them.
 """
 
@@ -17,7 +17,7 @@ from .._core.moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Mo
 from .._core.piles import PileKind
 from .._core.state import GameState
 
-__all__ = ["FOUNDATION", "USELESS", "fast_move", "greedy_choice", "greedy_scores", "opens"]
+__all__ = ["FOUNDATION", "USELESS", "greedy_move", "greedy_choice", "greedy_scores", "opens"]
 
 _F, _T, _R, _W = PileKind.FOUNDATION, PileKind.TABLEAU, PileKind.RESERVE, PileKind.WASTE
 
@@ -146,11 +146,15 @@ _QUICK: dict[Move, tuple[int, int, int]] = {
 }
 
 
-def fast_move(world: GameState) -> Move:
+def greedy_move(world: GameState) -> Move:
     """The greedy move without look-ahead: the first of the legal moves with the highest quick score.
 
+    The policy that :class:`~crapette.evaluation.Playout` and
+    :class:`~crapette.evaluation.Rollout` play on with: it draws nothing, and
+    runs in the compiled kernel where that is built.
+
     >>> from crapette import new_game
-    >>> str(fast_move(new_game("classic", seed=1)))
+    >>> str(greedy_move(new_game("classic", seed=1)))
     'R0-T5'
     """
     found = kernel.fast_move(world)
@@ -170,6 +174,10 @@ def fast_move(world: GameState) -> Move:
         if score > top:
             best, top = move, score
     return best
+
+
+# Documented, and pickled, where users find it.
+greedy_move.__module__ = "crapette.evaluation"
 
 
 def greedy_choice(world: GameState, moves: Sequence[Move]) -> Move:

@@ -31,7 +31,7 @@ import attrs
 
 from .._core.checks import MAX_PLAYOUTS, check_int, check_seed
 from .._core.engine import apply_move, legal_moves
-from .._play.greedy import fast_move, greedy_choice, greedy_scores
+from .._play.greedy import greedy_move, greedy_choice, greedy_scores
 from .._core.messages import brief
 from .._core.moves import Move, Play
 from .._core.piles import T0
@@ -334,7 +334,7 @@ class _Search:
         for _ in range(_ROLLOUT_LIMIT):
             if state.is_over or (waited and state.current_player == player):
                 break
-            state = apply_move(state, fast_move(state))
+            state = apply_move(state, greedy_move(state))
             if state.current_player != player:
                 waited = True
         reward = _reward(evaluate(state, player), self.before)

@@ -39,7 +39,7 @@ from crapette import (
     register,
     view,
 )
-from crapette._play.greedy import fast_move, greedy_scores
+from crapette._play.greedy import greedy_move, greedy_scores
 from crapette._core.piles import H0, R0, W0
 from crapette._core.state import raw_state
 from crapette.bots import PlanningBot, SearchBot, determinize
@@ -71,7 +71,7 @@ def _finished(rules: str, games: int, seed: int) -> list[GameState]:
     for deal in range(seed, seed + games):
         state = new_game(rules, seed=deal)
         while not state.is_over:
-            state = apply_move(state, fast_move(state))
+            state = apply_move(state, greedy_move(state))
         found.append(state)
     return found
 

@@ -42,7 +42,7 @@ def test_a_networks_digest_tells_its_weights_apart() -> None:
 
 
 def test_a_playout_names_its_policy_by_its_qualified_name() -> None:
-    assert repr(Playout()) == "Playout(leaf=CardCount(), policy=crapette._play.greedy.fast_move)"
+    assert repr(Playout()) == "Playout(leaf=CardCount(), policy=crapette.evaluation.greedy_move)"
 
     def first(state: object) -> object:
         raise AssertionError
