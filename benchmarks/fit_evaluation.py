@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from crapette import apply_move, new_game
-from crapette.evaluation import FEATURES, features
+from crapette.evaluation import FITTED_FEATURES, features
 from crapette.bots import GreedyBot
 
 try:
@@ -90,7 +90,7 @@ def main() -> None:
     cards = (2 * (x[:, 2] - x[:, 0]) + (x[:, 3] - x[:, 1]))[:, None]
     wc = fit(cards[~held], y[~held])
     print(f"{len(rows)} positions from {args.games} {args.rules} games ({int(held.sum())} held out)")
-    for name, weight in zip(FEATURES, w):
+    for name, weight in zip(FITTED_FEATURES, w):
         print(f"  {name:32s} {weight:+.4f}")
     print(f"  {'intercept':32s} {w[-1]:+.4f}")
     full, acc = loss(x[held], y[held], w)

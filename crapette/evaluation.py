@@ -40,6 +40,7 @@ True
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -55,7 +56,7 @@ from ._core.rules import Scoring
 from ._core.state import GameState, raw_state
 
 __all__ = [
-    "FEATURES",
+    "FITTED_FEATURES",
     "WEIGHTS",
     "WIN",
     "CardCount",
@@ -231,8 +232,12 @@ class CardCount:
         return _greedy_prior(state, moves)
 
 
-#: The names of :class:`FittedValue`'s features, in the order :func:`features` gives them.
-FEATURES = (
+#: The names of :class:`FittedValue`'s features, in the order :func:`features` gives them (not to be
+#: confused with :data:`crapette.value.FEATURES`, the learned value's counts).
+#:
+#: .. versionadded:: 0.4.0
+#:    The name; ``FEATURES``, its name before, still works and warns.
+FITTED_FEATURES = (
     "own reserve",
     "own hand and waste",
     "opponent reserve",
@@ -265,7 +270,7 @@ def _reserve_playable(state: GameState, player: int) -> bool:
 
 
 def features(state: GameState, player: int, *, every: bool = True) -> tuple[float, ...]:
-    """The features of ``state`` seen from ``player``'s side (see :data:`FEATURES`): public counts only.
+    """The features of ``state`` seen from ``player``'s side (see :data:`FITTED_FEATURES`): public counts only.
 
     Whether a reserve top can be played costs a listing of the legal moves:
     with ``every=False`` it is asked only where its weight is not 0.
@@ -378,3 +383,16 @@ class Playout:
     def prior(self, state: GameState, moves: Sequence[Move]) -> list[float]:
         """The leaf's prior."""
         return prior(self.leaf, state, moves)
+
+
+def __getattr__(name: str) -> Any:
+    # The deprecated name of FITTED_FEATURES, which read like the learned value's FEATURES.
+    if name == "FEATURES":
+        warnings.warn(
+            "crapette.evaluation.FEATURES is deprecated since 0.4.0: use FITTED_FEATURES "
+            "(crapette.value.FEATURES names the learned value's counts)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return FITTED_FEATURES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

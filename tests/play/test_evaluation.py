@@ -41,3 +41,14 @@ def test_a_rollout_is_worth_one_to_the_winner_and_nothing_to_the_loser() -> None
     assert Rollout().evaluate(end, winner) == 1.0 and Rollout().evaluate(end, 1 - winner) == 0.0
     state = new_game("classic", seed=7)
     assert Rollout().evaluate(state, 0) + Rollout().evaluate(state, 1) == 1.0
+
+
+def test_the_fitted_features_have_their_own_name_and_the_old_one_warns() -> None:
+    import crapette.evaluation as evaluation
+    from crapette.value import FEATURES as LEARNED
+
+    assert len(evaluation.FITTED_FEATURES) == len(evaluation.WEIGHTS) != len(LEARNED)
+    with pytest.deprecated_call(match="FITTED_FEATURES"):
+        assert evaluation.FEATURES is evaluation.FITTED_FEATURES
+    with pytest.raises(AttributeError, match="no attribute 'NOTHING'"):
+        evaluation.NOTHING  # noqa: B018
