@@ -97,9 +97,9 @@ _EXTERNAL = (
     r"(attrs?|hypothesis|dask|distributed|ray|tqdm|rich|IPython|numpy|np|pytest)(\..*)?",
     r"(gymnasium|pettingzoo|pyspiel|open_spiel)(\..*)?",
     # Type variables and the option kinds, which are internal.
-    r"crapette\._(parts|options)\.(_P|P|E|T|Kind)",
+    r"crapette\._core\.(parts|options)\.(_P|P|E|T|Kind)",
     r"crapette\.(gamekit|bots|bots\._base|protocol)\.(StateT|MoveT|_StateIn|_MoveOut)",
-    r"(crapette\._view\.)?Viewed",  # apply_move's: a GameState or a PublicView, returned as given
+    r"(crapette\._views\.view\.)?Viewed",  # apply_move's: a GameState or a PublicView, returned as given
     # Bare names that annotations leave unqualified.
     r"(Any|Callable|Iterable|Iterator|Sequence|Mapping|MutableMapping|Generator|Optional|"
     r"Union|Literal|Protocol|TypeVar|Self|ClassVar|Final|Executor|Future|Random|Path|"
@@ -144,7 +144,7 @@ doctest_default_flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctes
 # Autodoc documents the public names under ``crapette`` although they live in
 # private modules (``crapette._core.rules.RuleSet``), and signatures refer to them
 # by their private path. Point those references at the public name.
-_PRIVATE = re.compile(r"^crapette\._[a-z_]+\.(.+)$")
+_PRIVATE = re.compile(r"^crapette\.(?:_(?:core|views|formats|play|frontends)\.[a-z_]+|_[a-z_]+)\.(.+)$")
 
 
 def _resolve_private(app: Any, env: Any, node: Any, contnode: Any) -> Any:
