@@ -207,11 +207,13 @@ def test_the_kernel_encodes_every_position_of_a_seeded_sweep_as_python_does(posi
     for state in positions:
         for player in (0, 1):
             found = kernel.encode(state, player)
+            assert (found is None) == (not kernel.supports(state.rules))
             if found is not None:
                 compared += 1
                 assert found == python_encode(state, player), (str(state), player)
             assert encode(state, player) == python_encode(state, player)
-    assert compared > 0.9 * 2 * len(positions)  # the kernel ran nearly all of them (not the rules with endings)
+    # The kernel ran all the rules it supports, most of them (not those with endings or parts of one's own).
+    assert compared > 0.5 * 2 * len(positions)
 
 
 @needs_kernel

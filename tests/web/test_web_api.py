@@ -565,7 +565,7 @@ def played_to_a_repeating_hint(preset: str, seed: int, hints: PlanningBot) -> Ga
         if state.current_player == 1:
             game.push(bot.choose(state))
             continue
-        moves = hints.hint(state, game.states)
+        moves = hints.hint(state)
         if state.hand_known[0] and len(set(moves)) < len(moves):
             return game
         game.push(moves[0])
@@ -601,7 +601,7 @@ def test_hints_that_repeat_a_move_are_worded_and_followed(
         assert len(hint["texts"]) == len(moves)
         game = server.ok("POST", path + "/moves", {"move": hint["move"]})
         followed += 1
-    assert followed == 20 and repeating >= 3, (followed, repeating)
+    assert (followed == 20 or game["turn"] == "over") and repeating >= 3, (followed, repeating)
 
 
 @pytest.mark.parametrize(("rules", "seat"), [("casual(move_limit=80)", 0), ("classic(move_limit=80)", 1)])
