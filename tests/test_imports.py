@@ -72,7 +72,7 @@ LAYERS = {
     "protocol": _L["protocol"], "gamekit": _L["protocol"],
     "_greedy": _L["evaluation"], "evaluation": _L["evaluation"], "value": _L["evaluation"],
     "bots._base": _L["play"], "bots.simple": _L["play"], "bots.montecarlo": _L["play"], "bots.planner": _L["play"],
-    "bots.treesearch": _L["play"], "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"],
+    "bots.treesearch": _L["play"], "bots": _L["play"], "_progress": _L["play"], "_report": _L["play"], "simulation": _L["play"], "sprt": _L["play"],
     "gamecheck": _L["play"], "analysis": _L["play"], "selfplay": _L["play"], "training": _L["play"],
     "_seen": _L["text, svg"], "wording": _L["text, svg"], "text": _L["text, svg"], "_svg_draw": _L["text, svg"], "_replay_page": _L["text, svg"], "svg": _L["text, svg"],
     "episode": _L["adapters"], "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
