@@ -44,12 +44,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from statistics import NormalDist
-from typing import TYPE_CHECKING
 
 from ._messages import brief
-
-if TYPE_CHECKING:
-    from ._report import GameResult
+from ._report import GameResult
 
 __all__ = [
     "elo_interval",
