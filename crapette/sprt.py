@@ -35,8 +35,6 @@ error rate ``beta`` of missing it), ``"reject"`` (it is not better than
 
 ``benchmarks/sprt.py`` plays such a test between any two bots on many
 processes (see the strength page of the documentation).
-
-.. versionadded:: 0.4.0
 """
 
 from __future__ import annotations
