@@ -270,7 +270,7 @@ def search_playouts(rules: RuleSet, seconds: float) -> tuple[float, float | None
 
     # The private playout policy: what the searches spend their time in.
     try:
-        from crapette._greedy import fast_move
+        from crapette._play.greedy import fast_move
     except ImportError:  # before the greedy policy had a module of its own
         try:
             from crapette._heuristics import fast_move  # type: ignore[no-redef]

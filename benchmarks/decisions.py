@@ -144,8 +144,8 @@ from crapette import (
     reveals,
     view,
 )
-from crapette._state import H0, R0, get_fields, raw_state
-from crapette._view import Dealer, dealer
+from crapette._core.state import H0, R0, get_fields, raw_state
+from crapette._views.view import Dealer, dealer
 from crapette.bots import GreedyBot, PlanningBot
 from crapette.bots.planner import segment_paths
 from crapette.evaluation import CardCount, FittedValue, Playout

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from crapette import GameState, apply_move, kernel, legal_moves, new_game, turn_ends
-from crapette._greedy import fast_move
+from crapette._play.greedy import fast_move
 from crapette.bots import GreedyBot, PlanningBot, RandomBot, SearchBot, make_bot
 from crapette.selfplay import self_play
 from crapette.simulation import simulate

@@ -37,8 +37,8 @@ import random
 from typing import Any
 
 from crapette import apply_move, legal_moves
-from crapette._greedy import greedy_scores
-from crapette._state import H0, R0, W0, GameState
+from crapette._play.greedy import greedy_scores
+from crapette._core.state import H0, R0, W0, GameState
 from crapette.bots import PlanningBot
 from crapette.evaluation import CardCount, FittedValue, Playout, cards_left, features
 

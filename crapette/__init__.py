@@ -23,21 +23,22 @@ features sit in submodules beside it:
 """
 
 from . import variants  # noqa: F401  (registers the peer variants' rule parts)
-from ._actions import (
+from ._formats.actions import (
     NUM_ACTIONS,
     action_to_move,
     legal_action_mask,
     legal_actions,
     move_to_action,
 )
-from ._cards import ALL_CARDS, Card, Colour, Rank, Suit, parse_card, shuffled_deck
-from ._engine import apply_move, explain_illegal, legal_moves, new_game
-from ._game import Game
-from ._match import Match
-from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play, parse_move
-from ._options import Option
-from ._outcome import MAX_NUMBER, EndReason, Outcome
-from ._parts import (
+from ._core.cards import ALL_CARDS, Card, Colour, Rank, Suit, parse_card, shuffled_deck
+from ._core.engine import apply_move, legal_moves, new_game
+from ._core.explain import explain_illegal
+from ._formats.game import Game
+from ._core.match import Match
+from ._core.moves import Draw, EndTurn, Move, MoveStack, Pass, Play, parse_move
+from ._core.options import Option
+from ._core.outcome import MAX_NUMBER, EndReason, Outcome
+from ._core.parts import (
     Blocked,
     Build,
     DownAlternating,
@@ -54,15 +55,15 @@ from ._parts import (
     register,
     registered,
 )
-from ._parts import seal_built_ins as _seal_built_ins
-from ._position import (
+from ._core.parts import seal_built_ins as _seal_built_ins
+from ._formats.position import (
     MAX_POSITION_LENGTH,
     parse_position,
     rules_from_text,
     rules_to_text,
 )
-from ._record import GameRecord, parse_record
-from ._rules import (
+from ._formats.record import GameRecord, parse_record
+from ._core.rules import (
     FoundationPlays,
     LoadTarget,
     RuleSet,
@@ -71,7 +72,7 @@ from ._rules import (
     WastePlay,
     parse_rules,
 )
-from ._state import (
+from ._core.state import (
     ALL_PILES,
     MAX_TURN_MOVES,
     GameState,
@@ -80,7 +81,7 @@ from ._state import (
     parse_pile,
     validate,
 )
-from ._turns import (
+from ._core.turns import (
     DEFAULT_TURN_LIMIT,
     MAX_TURN_LIMIT,
     TurnEnd,
@@ -89,7 +90,7 @@ from ._turns import (
     reveals,
     turn_ends,
 )
-from ._view import PublicView, view
+from ._views.view import PublicView, view
 from . import kernel  # noqa: F401, I001  (installs the compiled kernel where it is built)
 from .errors import (
     IllegalMoveError,
@@ -200,7 +201,7 @@ __all__ = [
 
 
 def _public_home() -> None:
-    # Shown as crapette.Card, not crapette._cards.Card, in help(), reprs of
+    # Shown as crapette.Card, not crapette._core.cards.Card, in help(), reprs of
     # classes and tracebacks; pickles find them here too. The module that
     # defines each is kept as __source_module__ (the docs' build reads the
     # attribute comments from there).

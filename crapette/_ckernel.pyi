@@ -4,10 +4,10 @@ from collections.abc import Sequence
 from random import Random
 from typing import Any
 
-from ._moves import Move
-from ._outcome import Outcome
-from ._state import GameState
-from ._turns import TurnEnd
+from ._core.moves import Move
+from ._core.outcome import Outcome
+from ._core.state import GameState
+from ._core.turns import TurnEnd
 
 def init(config: tuple[Any, ...], /) -> None: ...
 def set_enabled(flag: bool, /) -> None: ...

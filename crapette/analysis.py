@@ -63,14 +63,14 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
-from ._messages import brief
-from ._engine import apply_move
-from ._moves import Move
-from ._record import GameRecord
-from ._cards import Card
-from ._state import GameState, raw_state
-from ._turns import reveals
-from ._view import PublicView, dealer, view
+from ._core.messages import brief
+from ._core.engine import apply_move
+from ._core.moves import Move
+from ._formats.record import GameRecord
+from ._core.cards import Card
+from ._core.state import GameState, raw_state
+from ._core.turns import reveals
+from ._views.view import PublicView, dealer, view
 from .bots.planner import PlanningBot, path_outcomes, segment_paths
 from .bots.treesearch import TreeSearchBot
 from .evaluation import Evaluator, Playout, evaluate_all

@@ -44,9 +44,9 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ._moves import Move
-    from ._report import SimulationReport
-    from ._state import GameState
+    from ._core.moves import Move
+    from ._play.report import SimulationReport
+    from ._core.state import GameState
 
 __all__ = [
     "BotError",

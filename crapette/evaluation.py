@@ -46,12 +46,12 @@ from typing import Any, Protocol, runtime_checkable
 import attrs
 
 from . import kernel
-from ._engine import apply_move, legal_moves
-from ._greedy import fast_move, greedy_scores
-from ._moves import Move, Play
-from ._piles import H0, R0, T0, W0
-from ._rules import Scoring
-from ._state import GameState, raw_state
+from ._core.engine import apply_move, legal_moves
+from ._play.greedy import fast_move, greedy_scores
+from ._core.moves import Move, Play
+from ._core.piles import H0, R0, T0, W0
+from ._core.rules import Scoring
+from ._core.state import GameState, raw_state
 
 __all__ = [
     "FEATURES",
@@ -94,7 +94,7 @@ ROLLOUT_MOVES = 3000
 class Rollout:
     """Play on with the greedy heuristic for both players to the end of the game: 1 won, 0 lost, 0.5 drawn.
 
-    The heuristic (``fast_move`` of the private module ``crapette._greedy``,
+    The heuristic (``fast_move`` of the private module ``crapette._play.greedy``,
     the policy of :class:`Playout`) draws nothing, so a rollout is a pure
     function of the deal it starts from: a search that tries its candidates
     in the same deals compares them on the same luck. A game still going
@@ -315,7 +315,7 @@ class Playout:
 
     ``policy`` is a function from a state to one of its legal moves (by
     default the greedy heuristic without look-ahead, ``fast_move`` of the
-    private module ``crapette._greedy``: fast, and never moving cards to and fro); ``leaf`` judges
+    private module ``crapette._play.greedy``: fast, and never moving cards to and fro); ``leaf`` judges
     where it stops (:class:`CardCount` by default). A finished game is
     judged at once. Its prior is the leaf's.
 

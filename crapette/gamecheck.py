@@ -20,9 +20,9 @@ from typing import Any
 
 import attrs
 
-from ._cards import check_seed
-from ._checks import check_int
-from ._messages import brief
+from ._core.cards import check_seed
+from ._core.checks import check_int
+from ._core.messages import brief
 from .errors import IllegalMoveError, InvariantViolation
 from .protocol import check_card_game, game_name
 

@@ -60,7 +60,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from ._cards import ALL_CARDS, Card, parse_card, shuffled_deck
+from ._core.cards import ALL_CARDS, Card, parse_card, shuffled_deck
 from .errors import IllegalMoveError, ParseError
 from .protocol import GameType
 

@@ -48,19 +48,20 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import _engine, _turns
-from ._cards import ALL_CARDS
-from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
-from ._outcome import MAX_NUMBER, EndReason, Outcome
-from ._parts import DownAlternating, Scoring, accepted_masks
-from ._rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
-from ._shapes import shapes
-from ._state import CACHE_LAYOUT, GameState
-from ._turns import TurnEnd
+from ._core import engine as _engine
+from ._core import turns as _turns
+from ._core.cards import ALL_CARDS
+from ._core.moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
+from ._core.outcome import MAX_NUMBER, EndReason, Outcome
+from ._core.parts import DownAlternating, Scoring, accepted_masks
+from ._core.rules import FoundationPlays, LoadTarget, RuleSet, StackLimit, TableauSources, WastePlay, to_rules
+from ._core.shapes import shapes
+from ._core.state import CACHE_LAYOUT, GameState
+from ._core.turns import TurnEnd
 
 __all__ = ["AVAILABLE", "REASON", "engine", "set_enabled", "supports"]
 
-#: The moves in the order of the fixed action numbering (crapette._actions): the kernel passes moves as these numbers.
+#: The moves in the order of the fixed action numbering (crapette._formats.actions): the kernel passes moves as these numbers.
 MOVES: tuple[Move, ...] = (
     *(play for row in PLAYS for play in row if play is not None),
     *(STACKS[key] for key in sorted(STACKS)),

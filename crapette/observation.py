@@ -73,7 +73,7 @@ from crapette import (
     legal_actions,
     move_to_action,
 )
-from crapette._state import F0, H0, R0, W0
+from crapette._core.state import F0, H0, R0, W0
 from crapette.protocol import Crapette
 
 try:

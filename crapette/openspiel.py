@@ -118,10 +118,10 @@ from crapette import (
     new_game,
     shuffled_deck,
 )
-from crapette._checks import check_int
-from crapette._messages import brief
-from crapette._shapes import run_keys
-from crapette._state import H0, R0
+from crapette._core.checks import check_int
+from crapette._core.messages import brief
+from crapette._core.shapes import run_keys
+from crapette._core.state import H0, R0
 from crapette.protocol import DEFAULT_MAX_MOVES
 
 try:

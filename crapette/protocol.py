@@ -94,17 +94,17 @@ from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
-from ._cards import ALL_CARDS, Card
-from ._engine import apply_move as _apply_move
-from ._engine import legal_moves as _legal_moves
-from ._engine import new_game as _new_game
-from ._moves import parse_move as _parse_move
-from ._outcome import EndReason, Outcome
-from ._rules import RuleSet, to_rules
-from ._state import GameState, get_fields, raw_state, settle
-from ._view import PublicView
-from ._view import determinize as _determinize
-from ._view import view as _view
+from ._core.cards import ALL_CARDS, Card
+from ._core.engine import apply_move as _apply_move
+from ._core.engine import legal_moves as _legal_moves
+from ._core.engine import new_game as _new_game
+from ._core.moves import parse_move as _parse_move
+from ._core.outcome import EndReason, Outcome
+from ._core.rules import RuleSet, to_rules
+from ._core.state import GameState, get_fields, raw_state, settle
+from ._views.view import PublicView
+from ._views.view import determinize as _determinize
+from ._views.view import view as _view
 from .evaluation import Evaluator, Playout
 
 __all__ = [

@@ -31,13 +31,13 @@ from collections.abc import Sequence
 import attrs
 
 from . import kernel
-from ._checks import check_int, check_seed
-from ._engine import apply_move, legal_moves, new_game
-from ._messages import brief
-from ._greedy import fast_move, greedy_scores
-from ._outcome import MAX_NUMBER, Outcome
-from ._rules import RuleSet, to_rules
-from ._state import GameState
+from ._core.checks import check_int, check_seed
+from ._core.engine import apply_move, legal_moves, new_game
+from ._core.messages import brief
+from ._play.greedy import fast_move, greedy_scores
+from ._core.outcome import MAX_NUMBER, Outcome
+from ._core.rules import RuleSet, to_rules
+from ._core.state import GameState
 from .protocol import DEFAULT_MAX_MOVES
 
 __all__ = ["KEEP", "POLICIES", "SelfPlayGame", "play_out", "self_play"]

@@ -44,11 +44,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
-from ._checks import check_int
-from ._messages import brief
-from ._progress import Progress
-from ._progress import progress as _progress
-from ._report import (
+from ._core.checks import check_int
+from ._core.messages import brief
+from ._play.progress import Progress
+from ._play.progress import progress as _progress
+from ._play.report import (
     Failure,
     GameResult,
     SimulationReport,
@@ -61,7 +61,7 @@ from ._report import (
     seat_points,
     wilson_interval,
 )
-from ._rules import RuleSet
+from ._core.rules import RuleSet
 from .errors import (
     BotError,
     IllegalBotMoveError,

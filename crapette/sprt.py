@@ -43,8 +43,8 @@ import math
 from collections.abc import Iterable, Sequence
 from statistics import NormalDist
 
-from ._messages import brief
-from ._report import GameResult
+from ._core.messages import brief
+from ._play.report import GameResult
 
 __all__ = [
     "elo_interval",

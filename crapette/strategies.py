@@ -41,12 +41,12 @@ except ImportError as exc:  # pragma: no cover - exercised by a test that hides 
         "install it with `pip install hypothesis` (the test extra of crapette installs it too)"
     ) from exc
 
-from ._cards import ALL_CARDS, Card
-from ._checks import check_seed
-from ._engine import apply_move, legal_moves, new_game
-from ._moves import Move
-from ._rules import PRESETS, RuleSet
-from ._state import GameState
+from ._core.cards import ALL_CARDS, Card
+from ._core.checks import check_seed
+from ._core.engine import apply_move, legal_moves, new_game
+from ._core.moves import Move
+from ._core.rules import PRESETS, RuleSet
+from ._core.state import GameState
 from .errors import InvalidRulesError
 
 __all__ = ["cards", "presets", "rulesets", "new_games", "game_states", "moves", "MAX_MOVES_LIMIT"]

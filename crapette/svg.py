@@ -18,10 +18,10 @@ True
 
 In Jupyter a :class:`~crapette.GameState` shows as this picture by itself.
 
-The page is made by the private module ``crapette._replay_page``, whose
+The page is made by the private module ``crapette._frontends.replay_page``, whose
 script and style are package data files (``crapette/static/replay.js`` and
 ``replay.css``); this module draws the pictures. Both take the pieces of the
-table from the private ``crapette._svg_draw``.
+table from the private ``crapette._frontends.svg_draw``.
 
 .. versionadded:: 0.1.0
 """
@@ -31,13 +31,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
-from ._moves import Move
-from ._replay_page import render_html, write_html
-from ._state import ALL_PILES, GameState
-from ._svg_draw import CARD_H as CARD_H
-from ._svg_draw import CARD_W as CARD_W
-from ._svg_draw import DECK_COLOURS as DECK_COLOURS
-from ._svg_draw import (
+from ._core.moves import Move
+from ._frontends.replay_page import render_html, write_html
+from ._core.state import ALL_PILES, GameState
+from ._frontends.svg_draw import CARD_H as CARD_H
+from ._frontends.svg_draw import CARD_W as CARD_W
+from ._frontends.svg_draw import DECK_COLOURS as DECK_COLOURS
+from ._frontends.svg_draw import (
     HEIGHT,
     WIDTH,
     Layout,
@@ -61,7 +61,7 @@ from ._svg_draw import (
     status_text,
     svg_open,
 )
-from ._view import PublicView
+from ._views.view import PublicView
 
 __all__ = ["render", "render_html", "write_html"]
 

@@ -53,14 +53,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import _engine
-from ._cards import ALL_CARDS, check_seed
-from ._checks import check_int
-from ._messages import brief
-from ._moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
-from ._position import parse_position
-from ._rules import RuleSet
-from ._state import ALL_PILES, EndReason, GameState, validate
+from ._core import engine as _engine
+from ._core import explain as _explain
+from ._core.cards import ALL_CARDS, check_seed
+from ._core.checks import check_int
+from ._core.messages import brief
+from ._core.moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
+from ._formats.position import parse_position
+from ._core.rules import RuleSet
+from ._core.state import ALL_PILES, EndReason, GameState, validate
 from .bots import GreedyBot
 from .errors import IllegalMoveError, InvalidStateError, InvariantViolation
 from .gamecheck import MAX_ILLEGAL_SAMPLES, CheckSummary, check_game
@@ -259,7 +260,7 @@ def _check(state: GameState, rng: random.Random, illegal_samples: int) -> dict[M
                 f"after {move} the move count is {after.move_count}, not {count + 1}",
                 state=state, move=move,
             )
-        reason = _engine.explain_illegal(state, move)
+        reason = _explain.explain_illegal(state, move)
         if reason:
             raise InvariantViolation(
                 "legal-move-applies", f"{move} is listed as legal but explain_illegal says {reason!r}",
@@ -286,7 +287,7 @@ def _check(state: GameState, rng: random.Random, illegal_samples: int) -> dict[M
             raise InvariantViolation(
                 "immutability", f"refusing {move} changed the state", state=state, move=move
             )
-        if not _engine.explain_illegal(state, move):
+        if not _explain.explain_illegal(state, move):
             raise InvariantViolation(
                 "illegal-move-refused", f"explain_illegal gives no reason why {move} is illegal",
                 state=state, move=move,

@@ -19,13 +19,13 @@ casual · move 0 · player 0 to move
 
 from __future__ import annotations
 
-from ._cards import Card, Colour
-from ._messages import brief
-from ._outcome import Outcome
-from ._rules import TableauSources
-from ._seen import check_table, shown
-from ._state import GameState, Pile
-from ._view import PublicView
+from ._core.cards import Card, Colour
+from ._core.messages import brief
+from ._core.outcome import Outcome
+from ._core.rules import TableauSources
+from ._frontends.seen import check_table, shown
+from ._core.state import GameState, Pile
+from ._views.view import PublicView
 
 __all__ = ["render_text"]
 

@@ -43,14 +43,14 @@ from typing import Any
 
 import attrs
 
-from ._checks import SEED_LIMIT, check_int, check_seed
-from ._engine import apply_move, legal_moves, new_game
-from ._messages import brief
-from ._moves import Draw, EndTurn, Pass
-from ._rules import RuleSet, to_rules
-from ._state import GameState
-from ._turns import reveals, turn_ends
-from ._view import determinize, view
+from ._core.checks import SEED_LIMIT, check_int, check_seed
+from ._core.engine import apply_move, legal_moves, new_game
+from ._core.messages import brief
+from ._core.moves import Draw, EndTurn, Pass
+from ._core.rules import RuleSet, to_rules
+from ._core.state import GameState
+from ._core.turns import reveals, turn_ends
+from ._views.view import determinize, view
 from .bots.planner import PlanningBot
 from .protocol import DEFAULT_MAX_MOVES, Crapette
 from .selfplay import play_out, self_play

@@ -37,13 +37,13 @@ from typing import Any
 import attrs
 
 from . import kernel
-from ._engine import legal_moves
-from ._greedy import greedy_scores
-from ._messages import brief
-from ._moves import Draw, EndTurn, Move, MoveStack, Play
-from ._piles import F0, H0, R0, T0, W0
-from ._rules import RuleSet, to_rules
-from ._state import GameState, raw_state
+from ._core.engine import legal_moves
+from ._play.greedy import greedy_scores
+from ._core.messages import brief
+from ._core.moves import Draw, EndTurn, Move, MoveStack, Play
+from ._core.piles import F0, H0, R0, T0, W0
+from ._core.rules import RuleSet, to_rules
+from ._core.state import GameState, raw_state
 
 __all__ = ["FEATURES", "NETS", "SCALE_BITS", "LearnedValue", "ValueNet", "encode", "net_for"]
 

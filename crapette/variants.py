@@ -35,11 +35,11 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from ._cards import Card, splitmix64
-from ._messages import brief
-from ._moves import Move, Play
-from ._parts import Build, Ending, FirstPlayer, Scoring, register
-from ._state import GameState, Pile
+from ._core.cards import Card, splitmix64
+from ._core.messages import brief
+from ._core.moves import Move, Play
+from ._core.parts import Build, Ending, FirstPlayer, Scoring, register
+from ._core.state import GameState, Pile
 from .errors import InvalidRulesError
 
 if TYPE_CHECKING:

@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import re
 
-from ._cards import Card, parse_card
-from ._messages import brief
-from ._moves import Draw, EndTurn, Move, MoveStack, Pass, Play
-from ._outcome import EndReason, Outcome
-from ._part_text import parse_part
-from ._parts import Blocked, Ending, Stalemate
-from ._seen import Table, check_table, shown, top
-from ._state import Pile, PileKind
+from ._core.cards import Card, parse_card
+from ._core.messages import brief
+from ._core.moves import Draw, EndTurn, Move, MoveStack, Pass, Play
+from ._core.outcome import EndReason, Outcome
+from ._core.part_text import parse_part
+from ._core.parts import Blocked, Ending, Stalemate
+from ._frontends.seen import Table, check_table, shown, top
+from ._core.state import Pile, PileKind
 from .errors import IllegalMoveError, InvalidRulesError, ParseError
 
 __all__ = [

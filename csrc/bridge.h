@@ -13,7 +13,7 @@ enum {
 typedef struct {
     int ready, enabled;
     PyObject *cards;              /* crapette.ALL_CARDS */
-    PyObject *moves;              /* the 903 moves in the order of crapette._actions */
+    PyObject *moves;              /* the 903 moves in the order of crapette._formats.actions */
     PyObject *card_key[256];      /* pointer hash of the cards */
     uint8_t card_val[256];
     PyObject *move_key[2048];     /* pointer hash of the moves */

@@ -1,5 +1,5 @@
-/* Legal moves, applying a move and how a game ends: crapette._engine's _generate, apply_move and
- * crapette._state.game_end, over the compact position of kernel.h. */
+/* Legal moves, applying a move and how a game ends: crapette._core.engine's _generate, apply_move and
+ * crapette._core.state.game_end, over the compact position of kernel.h. */
 #include "kernel.h"
 
 KActions KA;
@@ -33,7 +33,7 @@ static void move_cards(KPos *P, int s, int t, int n) {
     P->size[t] += (uint8_t)n;
 }
 
-/* The shape code of every card (crapette._shapes): 0 off the tableau, else its pile's group base
+/* The shape code of every card (crapette._core.shapes): 0 off the tableau, else its pile's group base
  * plus the card under it (+1). */
 static void shape_of(const KRules *R, const KPos *P, uint16_t *codes) {
     for (int c = 0; c < NCARDS; c++) {
@@ -42,7 +42,7 @@ static void shape_of(const KRules *R, const KPos *P, uint16_t *codes) {
     }
 }
 
-/* What a position remembers of its turn under revisits=false (crapette._shapes.Run): the shapes
+/* What a position remembers of its turn under revisits=false (crapette._core.shapes.Run): the shapes
  * reached before it, the cards whose code differs among them, and its own shape. */
 typedef struct {
     int kind;               /* 0: no move yet (_FRESH), 1: no more allowed (_FULL), 2: worked out */
@@ -55,7 +55,7 @@ typedef struct {
 
 static inline int moved_has(const KRun *r, int c) { return (int)(r->moved[c >> 6] >> (c & 63) & 1); }
 
-/* Take the turn's moves back one by one (crapette._shapes.run_keys). Returns -1 on memory
+/* Take the turn's moves back one by one (crapette._core.shapes.run_keys). Returns -1 on memory
  * failure (exception set), 0 if the moves do not fit the piles. */
 static int run_init(const KRules *R, const KPos *P, KRun *run) {
     run->moved[0] = run->moved[1] = 0;
@@ -93,7 +93,7 @@ static void run_free(KRun *run) {
 }
 
 /* The tableau piles in mask that the top n cards of pile s may go to without recreating a shape
- * the turn reached before (crapette._engine._unrepeated). */
+ * the turn reached before (crapette._core.engine._unrepeated). */
 static int unrepeated(const KRules *R, const KPos *P, const KRun *run, int s, int n, int mask) {
     if (run->kind == 1) return 0;
     uint16_t after[NCARDS];
@@ -272,7 +272,7 @@ static void settle(const KRules *R, KPos *P, int why) {
     P->scores[P->winner] = a < b ? b - a : a - b;
 }
 
-/* crapette._state.game_end, for the endings the kernel runs (ruling R9's order). */
+/* crapette._core.state.game_end, for the endings the kernel runs (ruling R9's order). */
 void k_game_end(const KRules *R, KPos *P) {
     for (int pl = 0; pl < 2; pl++) {
         if (P->size[R0 + pl] == 0 && P->size[H0 + pl] == 0 && P->size[W0 + pl] == 0) {
@@ -289,7 +289,7 @@ void k_game_end(const KRules *R, KPos *P) {
     if (P->move_count >= R->limit) { settle(R, P, WHY_LIMIT); return; }
 }
 
-/* Whether card c could be played anywhere by the player to move (crapette._engine._has_target). */
+/* Whether card c could be played anywhere by the player to move (crapette._core.engine._has_target). */
 static int has_target(const KRules *R, const KPos *P, int c) {
     int p = P->player, kind = c_kind(c);
     for (int f = 0; f < 8; f++)
@@ -305,13 +305,13 @@ static int has_target(const KRules *R, const KPos *P, int c) {
     return 0;
 }
 
-/* Marks of the stalemate rule after player pl goes through the hand (crapette._engine._mark). */
+/* Marks of the stalemate rule after player pl goes through the hand (crapette._core.engine._mark). */
 static void mark(KPos *P, int pl) {
     P->exhausted[pl] = (uint8_t)!P->played[pl];
     P->played[pl] = 0;
 }
 
-/* Apply a legal action to P in place (crapette._engine.apply_move); *changed gets the piles it
+/* Apply a legal action to P in place (crapette._core.engine.apply_move); *changed gets the piles it
  * changed. Returns 0, or -1 if the action does not fit the piles (it was not legal). */
 int k_apply(const KRules *R, KPos *P, int a, uint32_t *changed) {
     if (a < 0 || a >= NACTIONS || P->why != WHY_NONE) return -1;

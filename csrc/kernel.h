@@ -1,13 +1,13 @@
 /* The compiled kernel of crapette: a compact position and the engine's rules over it.
  *
- * The pure-Python engine (crapette/_engine.py, _turns.py, _heuristics.py) is the
+ * The pure-Python engine (crapette/_core/engine.py, _turns.py, _heuristics.py) is the
  * reference: every function here does what its Python twin does, in the same
  * order, and tests/test_kernel.py holds them to it move for move.
  *
  * A position keeps each pile as a linked list of card indexes: below[c] is the
  * card under card c (NONE at the bottom), top[p] and size[p] the top card and
  * the count of pile p. Moving cards is then a few stores, and the "card under
- * it" that the shape keys of crapette._shapes are made of is read directly.
+ * it" that the shape keys of crapette._core.shapes are made of is read directly.
  */
 #ifndef CRAPETTE_KERNEL_H
 #define CRAPETTE_KERNEL_H
@@ -26,14 +26,14 @@
 #define H0 18
 #define W0 20
 #define NONE 255
-/* crapette._state.MAX_TURN_MOVES */
+/* crapette._core.state.MAX_TURN_MOVES */
 #define MAX_TURN 1000
-/* crapette._actions.NUM_ACTIONS: every move has a fixed number. */
+/* crapette._formats.actions.NUM_ACTIONS: every move has a fixed number. */
 #define NACTIONS 903
 #define A_DRAW 900
 #define A_END 901
 #define A_PASS 902
-/* crapette._outcome.MAX_NUMBER */
+/* crapette._core.outcome.MAX_NUMBER */
 #define MAX_NUMBER INT64_MAX
 
 /* How a game ended (crapette.EndReason); 0 while it goes on. */
@@ -62,12 +62,12 @@ typedef struct {
 static inline size_t pos_bytes(const KPos *p) { return offsetof(KPos, turn) + sizeof(uint16_t) * p->nturn; }
 static inline void pos_copy(KPos *dst, const KPos *src) { memcpy(dst, src, pos_bytes(src)); }
 
-/* What the rules mean, compiled once per RuleSet (crapette._plan.Plan for both players). */
+/* What the rules mean, compiled once per RuleSet (crapette._core.compiled.Plan for both players). */
 typedef struct {
     /* Per player, tableau pile, top card: the kinds (card % 52) its building rule takes. */
     uint64_t tab[2][8][NCARDS];
     /* The same, keeping only the kinds whose two suits of that colour and rank are both taken
-       (the colour keys of crapette._plan.build_table, which stack moves look up). */
+       (the colour keys of crapette._core.compiled.build_table, which stack moves look up). */
     uint64_t tabcol[2][8][NCARDS];
     /* Per top card of an opponent's reserve or waste: the kinds that may be loaded onto it. */
     uint64_t load[NCARDS];
@@ -81,12 +81,12 @@ typedef struct {
     int has_scoring;
     int64_t bonus, w_res, w_hand, w_waste;
     int64_t h_res, h_hand, h_waste;
-    /* crapette._shapes.Shapes: per tableau pile its group's code base and its twins. */
+    /* crapette._core.shapes.Shapes: per tableau pile its group's code base and its twins. */
     uint16_t base[8];
     uint8_t twins[8];
 } KRules;
 
-/* The actions, as the fixed numbering of crapette._actions lays them out. */
+/* The actions, as the fixed numbering of crapette._formats.actions lays them out. */
 typedef struct {
     uint8_t kind[NACTIONS], src[NACTIONS], tgt[NACTIONS], cnt[NACTIONS];
     int16_t play[NPILES][NPILES];   /* action of Play(source, target), -1 if none */

@@ -1,5 +1,5 @@
-/* turn_ends over the compact position: crapette._turns.turn_ends, breadth first in the engine's
- * order, positions merged by crapette._turns.position_key. */
+/* turn_ends over the compact position: crapette._core.turns.turn_ends, breadth first in the engine's
+ * order, positions merged by crapette._core.turns.position_key. */
 #include "kernel.h"
 
 /* The position key: per card, its pile's group (foundations one group, each tableau group one,
@@ -104,7 +104,7 @@ static int set_grow(KSet *s, size_t slots, const uint64_t *node_hashes, int32_t 
     return 0;
 }
 
-/* True if move puts back what last moved between two tableau piles (crapette._turns._undoes). */
+/* True if move puts back what last moved between two tableau piles (crapette._core.turns._undoes). */
 static int undoes(int move, int last) {
     if (KA.kind[last] == K_PLAY)
         return KA.kind[move] == K_PLAY && KA.src[move] == KA.tgt[last] && KA.tgt[move] == KA.src[last] && is_tab(KA.src[last]);
@@ -114,7 +114,7 @@ static int undoes(int move, int last) {
 }
 
 /* The positions the player to move reaches from root without revealing a card, in the order of
- * crapette._turns.turn_ends; at most limit of them (out->complete says whether that was all).
+ * crapette._core.turns.turn_ends; at most limit of them (out->complete says whether that was all).
  * Returns 0, or -1 with an exception set. */
 int k_turn_ends(const KRules *R, const KPos *root, long limit, KEnds *out) {
     memset(out, 0, sizeof *out);

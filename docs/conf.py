@@ -141,7 +141,7 @@ doctest_default_flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctes
 
 
 # Autodoc documents the public names under ``crapette`` although they live in
-# private modules (``crapette._rules.RuleSet``), and signatures refer to them
+# private modules (``crapette._core.rules.RuleSet``), and signatures refer to them
 # by their private path. Point those references at the public name.
 _PRIVATE = re.compile(r"^crapette\._[a-z_]+\.(.+)$")
 

@@ -35,7 +35,7 @@ from crapette import (
     parse_card,
     parse_move,
 )
-from crapette._moves import PLAYS, STACKS
+from crapette._core.moves import PLAYS, STACKS
 from crapette.strategies import presets, rulesets
 
 # The default profile draws the same examples on every run and machine, so the

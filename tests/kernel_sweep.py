@@ -19,11 +19,12 @@ from typing import Any
 
 from crapette import Build, FirstPlayer, GameState, RuleSet, Scoring, apply_move, kernel, legal_moves, new_game
 from crapette import registered, reveals, turn_ends
-from crapette._engine import explain_illegal, python_apply, python_moves
-from crapette._greedy import fast_move, greedy_scores
+from crapette._core.engine import python_apply, python_moves
+from crapette._core.explain import explain_illegal
+from crapette._play.greedy import fast_move, greedy_scores
 from crapette.evaluation import CardCount, Playout
-from crapette._moves import Draw, EndTurn, Move, Pass
-from crapette._turns import python_turn_ends
+from crapette._core.moves import Draw, EndTurn, Move, Pass
+from crapette._core.turns import python_turn_ends
 from crapette.variants import NoProgress
 
 

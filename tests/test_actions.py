@@ -24,7 +24,7 @@ from crapette import (
     new_game,
     parse_move,
 )
-from crapette._moves import PLAYS, STACKS
+from crapette._core.moves import PLAYS, STACKS
 
 # Changing any of these breaks every trained policy: the numbering is part of the API.
 GOLDEN_SHA256 = "8cb2c3c42479e2ea42c757fb3fd2d333bf972dc91bef60c3707e512c98281e22"

@@ -119,7 +119,7 @@ def test_a_loss_is_a_mistake_when_it_is_over_the_threshold_and_sure(
 def test_the_unseen_cards_are_dealt_where_the_path_would_have_left_them() -> None:
     # Each deal is put under the position before a path's last move: the same as following the path in it.
     from crapette import analysis
-    from crapette._view import dealer, view
+    from crapette._views.view import dealer, view
     from crapette.bots.planner import segment_paths
 
     state = new_game("classic", seed=4)

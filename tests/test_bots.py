@@ -217,7 +217,7 @@ def test_determinize_rejects_a_state_in_place_of_a_view() -> None:
     "rules", ["casual", "classic", "classic(load_targets=reserve)", "casual(load_targets=waste)"]
 )
 def test_determinize_is_the_one_deal_of_the_hidden_cards_that_the_searches_and_the_protocol_use(rules: str) -> None:
-    from crapette import _view
+    from crapette._views import view as _view
     from crapette.protocol import Crapette
 
     assert determinize is _view.determinize

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from crapette import Game, GameRecord, apply_move, new_game
-from crapette._record import MAX_RECORD_LENGTH
+from crapette._formats.record import MAX_RECORD_LENGTH
 from crapette.bots import GreedyBot
 from crapette.cli import MAX_RECORD_BYTES
 

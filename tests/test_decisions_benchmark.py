@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from crapette import Draw, EndTurn, GameState, Move, Pass, legal_moves, new_game, reveals, view
-from crapette._state import get_fields
+from crapette._core.state import get_fields
 from crapette.bots.planner import segment_paths
 from crapette.evaluation import CardCount
 

@@ -193,10 +193,10 @@ def test_the_cycle_check_finds_a_cycle() -> None:
 def test_the_graph_sees_the_imports_that_run_and_not_the_others() -> None:
     graph = _graph()
     assert "crapette.bots.planner" in graph["crapette.bots"]
-    assert "crapette._greedy" in graph["crapette.evaluation"]
-    assert "crapette._record_json" in graph["crapette._record"]
+    assert "crapette._play.greedy" in graph["crapette.evaluation"]
+    assert "crapette._formats.record_json" in graph["crapette._formats.record"]
     # _record_json names GameRecord only for the type checker.
-    assert "crapette._record" not in graph["crapette._record_json"]
+    assert "crapette._formats.record" not in graph["crapette._formats.record_json"]
 
 
 def _walk_running(node: ast.AST) -> list[ast.AST]:
@@ -233,15 +233,15 @@ def _any_imports(module: str) -> set[str]:
 @pytest.mark.parametrize(
     ("low", "high"),
     [
-        ("crapette._greedy", "crapette.evaluation"),
+        ("crapette._play.greedy", "crapette.evaluation"),
         ("crapette.evaluation", "crapette.bots.planner"),
         ("crapette.value", "crapette.training"),
         ("crapette.bots.treesearch", "crapette.bots"),
         ("crapette.protocol", "crapette.bots._base"),
-        ("crapette._view", "crapette.bots._base"),
-        ("crapette._record_json", "crapette._record"),
-        ("crapette._record_text", "crapette._record"),
-        ("crapette._record_format", "crapette._record"),
+        ("crapette._views.view", "crapette.bots._base"),
+        ("crapette._formats.record_json", "crapette._formats.record"),
+        ("crapette._formats.record_text", "crapette._formats.record"),
+        ("crapette._formats.record_format", "crapette._formats.record"),
     ],
 )
 def test_a_module_never_imports_back_from_the_module_built_on_it(low: str, high: str) -> None:
@@ -329,7 +329,7 @@ def test_each_module_imports_alone_in_a_fresh_interpreter(
 def test_the_import_check_sees_a_module_that_fails_to_import(tmp_path: Path) -> None:
     (tmp_path / "broken_for_the_check.py").write_text("import crapette\nraise ZeroDivisionError\n")
     done = subprocess.run(
-        [sys.executable, "-c", _IMPORT_EACH_ALONE, "broken_for_the_check", "crapette._cards"],
+        [sys.executable, "-c", _IMPORT_EACH_ALONE, "broken_for_the_check", "crapette._core.cards"],
         capture_output=True,
         text=True,
         timeout=120,
@@ -338,7 +338,7 @@ def test_the_import_check_sees_a_module_that_fails_to_import(tmp_path: Path) -> 
     )
     lines = done.stdout.splitlines()
     assert lines[0].startswith("broken_for_the_check FAILED") and "ZeroDivisionError" in lines[0]
-    assert lines[1] == "crapette._cards OK"  # the failed import left nothing behind for the next
+    assert lines[1] == "crapette._core.cards OK"  # the failed import left nothing behind for the next
 
 
 # The layers ---------------------------------------------------------------------------------
@@ -367,7 +367,7 @@ def test_no_module_imports_at_run_time_from_a_later_layer() -> None:
 
 
 def test_the_layer_check_finds_an_import_from_a_later_layer() -> None:
-    graph = {"crapette._engine": {"crapette._state", "crapette.bots"}, "crapette._state": set(), "crapette.bots": set()}
+    graph = {"crapette._core.engine": {"crapette._core.state", "crapette.bots"}, "crapette._core.state": set(), "crapette.bots": set()}
     assert _upward(graph, LAYERS) == ["_engine (engine) imports bots (play)"]
 
 
@@ -462,13 +462,13 @@ def test_no_module_imports_another_modules_underscore_name() -> None:
 
 def test_the_underscore_check_finds_an_underscore_name(tmp_path: Path) -> None:
     assert not [row for row in _private_names(["crapette.bots"]) if "_base" in row]  # a private module may be imported
-    assert _private_names(["crapette._engine"]) == []
+    assert _private_names(["crapette._core.engine"]) == []
 
 
 #: The imports of the package made inside a function, each with why: the one place the layers are
 #: reached from below, or a module that is slow or optional to import. Any other is at module level.
 FUNCTION_IMPORTS = {
-    ("_state", "crapette._position"): "str(state) is the position string, written by the formats layer",
+    ("_state", "crapette._formats.position"): "str(state) is the position string, written by the formats layer",
     ("_state", "crapette.svg"): "a state's picture in Jupyter (_repr_svg_)",
     ("_hypothesis_hook", "crapette.strategies"): "Hypothesis' entry point loads the strategies when Hypothesis starts",
     ("cli._args", "crapette"): "the version, read when the parser is made",

@@ -40,8 +40,8 @@ from crapette import (
     register,
     turn_ends,
 )
-from crapette._actions import NUM_ACTIONS, action_to_move
-from crapette._state import raw_state
+from crapette._formats.actions import NUM_ACTIONS, action_to_move
+from crapette._core.state import raw_state
 from crapette.bots import GreedyBot, PlanningBot, SearchBot
 from crapette.selfplay import self_play
 from crapette.strategies import game_states, rulesets

@@ -53,7 +53,7 @@ from crapette import (
 )
 
 from conftest import ALL_MOVES, rulesets
-from crapette._parts import is_built_in_class
+from crapette._core.parts import is_built_in_class
 
 
 def evaluated(value: object) -> Any:

@@ -241,7 +241,7 @@ def test_a_class_with_the_module_of_crapette_cannot_replace_a_built_in_part() ->
 def test_the_built_in_parts_are_not_wrapped() -> None:
     import crapette
     import crapette.variants
-    from crapette._parts import _BUILT_IN
+    from crapette._core.parts import _BUILT_IN
 
     own = [getattr(crapette, n) for n in ("DownAlternating", "SuitUpOrDown", "PlayerZero", "PlayerOne", "LowerReserve")]
     own += [Scoring, *(getattr(crapette, n) for n in ("Stalemate", "Blocked", "MoveLimit"))]

@@ -186,7 +186,7 @@ def counted_deals(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Deals become tokens: the list gets how many deals are alive at each new deal."""
     import weakref
 
-    from crapette._view import dealer as real_dealer
+    from crapette._views.view import dealer as real_dealer
     from crapette.bots import planner
 
     alive: weakref.WeakSet[_Token] = weakref.WeakSet()

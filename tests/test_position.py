@@ -18,8 +18,8 @@ from crapette import (
     parse_rules,
 )
 from conftest import make_state, random_states
-from crapette._position import MAX_POSITION_LENGTH
-from crapette._rules import MAX_RULES_LENGTH
+from crapette._formats.position import MAX_POSITION_LENGTH
+from crapette._core.rules import MAX_RULES_LENGTH
 
 CASUAL = RuleSet.casual()
 

@@ -24,7 +24,7 @@ from crapette import (
     parse_record,
 )
 from conftest import random_states
-from crapette._record import MAX_RECORD_LENGTH, MAX_RECORD_MOVES, RECORD_FORMAT_VERSION, result_of
+from crapette._formats.record import MAX_RECORD_LENGTH, MAX_RECORD_MOVES, RECORD_FORMAT_VERSION, result_of
 
 
 def finished_record(rules: str, seed: int) -> GameRecord:

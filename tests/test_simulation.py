@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from crapette import EndReason, GameState, IllegalMoveError, InvalidRulesError, Move, RuleSet, legal_moves, new_game
 from crapette import parse_move
-from crapette._progress import _Lines
+from crapette._play.progress import _Lines
 from crapette.bots import Bot, GreedyBot, RandomBot
 from crapette.protocol import Crapette
 from crapette.simulation import (

@@ -348,7 +348,7 @@ def test_states_are_immutable() -> None:
 def test_the_raw_constructor_takes_the_fields_in_the_order_the_class_declares_them() -> None:
     import inspect
 
-    from crapette._state import raw_state
+    from crapette._core.state import raw_state
 
     names = [field.name for field in attrs.fields(GameState)]
     assert list(inspect.signature(raw_state).parameters)[: len(names)] == names
@@ -362,7 +362,7 @@ def test_the_raw_constructor_takes_the_fields_in_the_order_the_class_declares_th
 def test_a_state_unpickles_through_the_raw_constructor_and_old_pickles_still_load() -> None:
     import pickle
 
-    from crapette import _state
+    from crapette._core import state as _state
 
     state = new_game(CASUAL, 2)
     rebuild, args = state.__reduce__()

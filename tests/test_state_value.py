@@ -33,7 +33,7 @@ from crapette import (
     validate,
     view,
 )
-from crapette._view import determinize
+from crapette._views.view import determinize
 from crapette.strategies import game_states, rulesets
 
 NO_REVISITS = {name: attrs.evolve(RuleSet.from_name(name), revisits=False) for name in ("casual", "classic")}

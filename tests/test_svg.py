@@ -650,7 +650,7 @@ def test_html_takes_its_script_and_style_from_the_package_data_files() -> None:
     import importlib.resources
     import inspect
 
-    import crapette._replay_page
+    import crapette._frontends.replay_page
 
     static = importlib.resources.files("crapette").joinpath("static")
     script = static.joinpath("replay.js").read_text(encoding="utf-8")
@@ -660,7 +660,7 @@ def test_html_takes_its_script_and_style_from_the_package_data_files() -> None:
     assert f"<script>//<![CDATA[\n{script}//]]></script>" in page
     assert f"<style>\n{style}</style>" in page
     # Not a copy kept in Python: the module holds neither text.
-    source = inspect.getsource(crapette._replay_page)
+    source = inspect.getsource(crapette._frontends.replay_page)
     assert "function show(" not in source and "#counter" not in source
 
 

@@ -11,7 +11,7 @@ import attrs
 import pytest
 from hypothesis import given, settings
 
-import crapette._engine
+import crapette._core.engine
 from crapette import (
     ALL_CARDS,
     Draw,
@@ -29,8 +29,8 @@ from crapette import (
 from crapette.strategies import rulesets
 from crapette.testing import CheckSummary, InvariantViolation, check_ruleset, check_state
 
-REAL_APPLY = crapette._engine.apply_move
-REAL_LEGAL = crapette._engine.legal_moves
+REAL_APPLY = crapette._core.engine.apply_move
+REAL_LEGAL = crapette._core.engine.legal_moves
 
 
 def _with_piles(state: GameState, change: Callable[[list[tuple[Any, ...]]], None]) -> GameState:
@@ -131,7 +131,7 @@ def test_check_state_refuses_what_is_not_a_state() -> None:
 
 
 def _violation(monkeypatch: pytest.MonkeyPatch, name: str, fake: Callable[..., Any]) -> InvariantViolation:
-    monkeypatch.setattr(crapette._engine, name, fake)
+    monkeypatch.setattr(crapette._core.engine, name, fake)
     with pytest.raises(InvariantViolation) as info:
         check_ruleset("casual", games=2, max_moves=300, seed=3)
     return info.value
@@ -250,7 +250,7 @@ def test_an_engine_that_plays_on_after_the_end_is_caught(monkeypatch: pytest.Mon
     def never_over(state: GameState) -> tuple[Move, ...]:
         return REAL_LEGAL(state) or (Pass(),)
 
-    monkeypatch.setattr(crapette._engine, "legal_moves", never_over)
+    monkeypatch.setattr(crapette._core.engine, "legal_moves", never_over)
     rules = attrs.evolve(RuleSet.casual(), move_limit=4)
     with pytest.raises(InvariantViolation) as info:
         check_ruleset(rules, games=1)

@@ -31,7 +31,7 @@ from crapette import (
     turn_ends,
 )
 from conftest import draw_or_end, forget, random_states, turned_over
-from crapette._shapes import pile_groups
+from crapette._core.shapes import pile_groups
 from crapette.bots import GreedyBot
 from crapette.strategies import game_states, presets, rulesets
 

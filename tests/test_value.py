@@ -39,9 +39,9 @@ from crapette import (
     register,
     view,
 )
-from crapette._greedy import fast_move, greedy_scores
-from crapette._piles import H0, R0, W0
-from crapette._state import raw_state
+from crapette._play.greedy import fast_move, greedy_scores
+from crapette._core.piles import H0, R0, W0
+from crapette._core.state import raw_state
 from crapette.bots import PlanningBot, SearchBot, determinize
 from crapette.evaluation import Evaluator, Playout
 from crapette.selfplay import self_play

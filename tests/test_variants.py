@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import attrs
 import pytest
 
-import crapette._parts
+import crapette._core.parts
 
 from conftest import make_state, moves_text, play, run
 from crapette import (
@@ -99,9 +99,9 @@ def _import_user_module(tmp_path: Path, name: str) -> ModuleType:
 @pytest.fixture(scope="module", autouse=True)
 def _registry_restored() -> Iterator[None]:
     # The parts these tests register are forgotten when the module is done.
-    saved = {kind: dict(table) for kind, table in crapette._parts._REGISTRY.items()}
+    saved = {kind: dict(table) for kind, table in crapette._core.parts._REGISTRY.items()}
     yield
-    for kind, table in crapette._parts._REGISTRY.items():
+    for kind, table in crapette._core.parts._REGISTRY.items():
         table.clear()
         table.update(saved[kind])
 

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import draw_or_end, forget, permute_unseen, turned_over, random_states
 from crapette import Card, GameState, PublicView, RuleSet, apply_move, legal_moves, new_game, parse_position, view
-from crapette._view import determinize
+from crapette._views.view import determinize
 
 
 def reshuffle_hidden(state: GameState, rng: random.Random) -> GameState:
@@ -346,7 +346,7 @@ def test_view_equality_and_hash_see_what_is_known() -> None:
 def test_a_pickled_state_keeps_what_is_known_and_an_old_pickle_knows_what_it_knew() -> None:
     import pickle
 
-    from crapette import _state
+    from crapette._core import state as _state
 
     _, after = _turned_over("classic", 2)
     again = pickle.loads(pickle.dumps(after))

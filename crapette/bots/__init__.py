@@ -56,11 +56,11 @@ from __future__ import annotations
 import warnings
 from typing import Any, Protocol, runtime_checkable
 
-from .._checks import MAX_PLAYOUTS
-from .._messages import brief
-from .._moves import Move
-from .._state import GameState
-from .._view import determinize
+from .._core.checks import MAX_PLAYOUTS
+from .._core.messages import brief
+from .._core.moves import Move
+from .._core.state import GameState
+from .._views.view import determinize
 from ..protocol import game_name, same_game
 from ._base import CRAPETTE, check_game
 from .montecarlo import RandomRollout, SearchBot

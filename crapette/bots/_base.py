@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Generic, TypeVar
 
-from .._state import GameState
-from .._view import PublicView, view
+from .._core.state import GameState
+from .._views.view import PublicView, view
 from ..protocol import (
     CardGame,
     Crapette,

@@ -8,10 +8,10 @@ from typing import Any, overload
 
 import attrs
 
-from .._checks import MAX_PLAYOUTS, check_int, check_seed
-from .._messages import brief
-from .._moves import Move
-from .._state import GameState
+from .._core.checks import MAX_PLAYOUTS, check_int, check_seed
+from .._core.messages import brief
+from .._core.moves import Move
+from .._core.state import GameState
 from ..evaluation import Evaluator, evaluate_all, prior
 from ..protocol import CardGame, Crapette, portable, resolve, same_game, seeded_rng
 from ._base import (

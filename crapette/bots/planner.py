@@ -19,13 +19,13 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from .. import kernel
-from .._checks import MAX_PLAYOUTS, check_int, check_seconds, check_seed
-from .._engine import apply_move, legal_moves
-from .._messages import brief
-from .._moves import Draw, EndTurn, Move, Pass
-from .._state import GameState
-from .._turns import TurnEnd, position_key, reveals, turn_ends
-from .._view import PublicView, dealer, view
+from .._core.checks import MAX_PLAYOUTS, check_int, check_seconds, check_seed
+from .._core.engine import apply_move, legal_moves
+from .._core.messages import brief
+from .._core.moves import Draw, EndTurn, Move, Pass
+from .._core.state import GameState
+from .._core.turns import TurnEnd, position_key, reveals, turn_ends
+from .._views.view import PublicView, dealer, view
 from ..evaluation import Evaluator, FittedValue, Playout, cards_left, evaluate_all
 from ..protocol import Crapette, seeded_rng
 from ._base import checked_view

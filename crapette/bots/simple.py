@@ -5,11 +5,11 @@ from __future__ import annotations
 import types
 from typing import Any, overload
 
-from .._checks import check_seed
-from .._engine import legal_moves
-from .._greedy import greedy_choice
-from .._moves import Move
-from .._state import GameState
+from .._core.checks import check_seed
+from .._core.engine import legal_moves
+from .._play.greedy import greedy_choice
+from .._core.moves import Move
+from .._core.state import GameState
 from ..protocol import CardGame, Crapette, same_game, seeded_rng
 from ._base import (
     AnyGameBot,

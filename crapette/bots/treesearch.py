@@ -29,14 +29,14 @@ from typing import Any
 
 import attrs
 
-from .._checks import MAX_PLAYOUTS, check_int, check_seed
-from .._engine import apply_move, legal_moves
-from .._greedy import fast_move, greedy_choice, greedy_scores
-from .._messages import brief
-from .._moves import Move, Play
-from .._piles import T0
-from .._state import GameState
-from .._view import PublicView, dealer, view
+from .._core.checks import MAX_PLAYOUTS, check_int, check_seed
+from .._core.engine import apply_move, legal_moves
+from .._play.greedy import fast_move, greedy_choice, greedy_scores
+from .._core.messages import brief
+from .._core.moves import Move, Play
+from .._core.piles import T0
+from .._core.state import GameState
+from .._views.view import PublicView, dealer, view
 from ..evaluation import CardCount
 from ..protocol import Crapette, seeded_rng
 from ._base import checked_view

@@ -11,7 +11,7 @@ import sys
 from typing import NamedTuple, NoReturn, cast
 
 from .. import GameState, Move, RuleSet, parse_rules
-from .._messages import brief
+from .._core.messages import brief
 from ..analysis import JUDGES, MISTAKE, MISTAKE_CHANCE
 from ..bots import BOT_NAMES, LEVELS, MAX_PLAYOUTS, Bot, PlanningBot, make_bot
 from ..simulation import DEFAULT_MAX_MOVES

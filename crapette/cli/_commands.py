@@ -23,7 +23,7 @@ from .. import (
     new_game,
     parse_position,
 )
-from .._progress import progress
+from .._play.progress import progress
 from ..analysis import MISTAKE, MISTAKE_CHANCE, Review, reviews
 from ..bots import PlanningBot
 from ..simulation import (

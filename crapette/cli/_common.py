@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from typing import IO
 
-from .._messages import brief
-from .._progress import isatty
-from .._record import MAX_RECORD_LENGTH
+from .._core.messages import brief
+from .._play.progress import isatty
+from .._formats.record import MAX_RECORD_LENGTH
 
 #: What ``crapette simulate`` does with no options (the README's first command).
 DEFAULT_RULES = "classic"

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TextIO
 
 from .. import GameRecord, parse_record
-from .._messages import brief
-from .._record import MAX_RECORD_LENGTH
+from .._core.messages import brief
+from .._formats.record import MAX_RECORD_LENGTH
 from ._common import MAX_RECORD_BYTES, Fail
 
 

@@ -22,8 +22,8 @@ from .. import (
     apply_move,
     parse_move,
 )
-from .._messages import brief
-from .._progress import isatty
+from .._core.messages import brief
+from .._play.progress import isatty
 from ..bots import PlanningBot
 from ..text import render_text
 from ..wording import describe_end, describe_illegal, describe_move, describe_played
