@@ -21,7 +21,7 @@ with the kernel off (``CRAPETTE_PURE=1``) the Python below runs and chooses
 the same moves.
 
 Later changes to the library's bots, evaluators, ranking weights or defaults
-do not change its play; ``tests/test_plan_yardstick.py`` pins its moves, with
+do not change its play; ``tests/benchmarks/test_plan_yardstick.py`` pins its moves, with
 and without the kernel, in games against the greedy bot.
 
 >>> from crapette import legal_moves, new_game

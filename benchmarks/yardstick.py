@@ -12,7 +12,7 @@ only ``crapette``'s public names (``view``, ``legal_moves``, ``apply_move``,
 ``ALL_CARDS``), so it keeps playing the same moves while the private modules
 change; only a change to the rules engine itself (the legal moves, their
 order, what a move does) or to the fields of the public view it reads could
-change its play. ``tests/test_yardstick.py`` pins its moves on about 30
+change its play. ``tests/benchmarks/test_yardstick.py`` pins its moves on about 30
 positions.
 
 >>> from crapette import legal_moves, new_game

@@ -2,7 +2,7 @@
  *
  * The pure-Python engine (crapette/_core/engine.py, _turns.py, _heuristics.py) is the
  * reference: every function here does what its Python twin does, in the same
- * order, and tests/test_kernel.py holds them to it move for move.
+ * order, and tests/kernel/test_kernel.py holds them to it move for move.
  *
  * A position keeps each pile as a linked list of card indexes: below[c] is the
  * card under card c (NONE at the bottom), top[p] and size[p] the top card and

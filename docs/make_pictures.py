@@ -9,7 +9,7 @@ Run from anywhere::
 
 Every picture comes from a seeded new game or a position string written out
 below, so the pictures change only when the drawing changes (or a position is
-edited here). Their captions are in docs/pictures.rst. tests/test_svg.py checks
+edited here). Their captions are in docs/pictures.rst. tests/frontends/test_svg.py checks
 that the files match :func:`golden_renders` and :func:`docs_renders`.
 """
 

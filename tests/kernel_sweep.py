@@ -1,6 +1,6 @@
 """The differential check of the compiled kernel against the pure-Python engine, position by position.
 
-Shared by tests/test_kernel.py (a small seeded sweep, and the Hypothesis tests)
+Shared by tests/kernel/test_kernel.py (a small seeded sweep, and the Hypothesis tests)
 and benchmarks/kernel_sweep.py (a sweep of a million positions and more).
 :func:`check_position` compares everything the kernel does for one state:
 the legal moves (order included), the state after each legal move (every

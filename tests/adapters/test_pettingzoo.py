@@ -15,7 +15,7 @@ import numpy as np  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from conftest import random_states  # noqa: E402
-from test_view import reshuffle_hidden  # noqa: E402
+from conftest import permute_unseen  # noqa: E402
 
 from crapette import (  # noqa: E402
     IllegalMoveError,
@@ -181,7 +181,7 @@ def test_observations_do_not_show_face_down_cards() -> None:
     for state in random_states("classic", 4, 500)[::50]:
         game.game_state = state
         first = game.observe("player_0")["observation"]
-        game.game_state = reshuffle_hidden(state, rng)
+        game.game_state = permute_unseen(state, rng)
         assert np.array_equal(game.observe("player_0")["observation"], first)
 
 

@@ -26,7 +26,7 @@ import pytest
 
 from crapette import apply_move, kernel, new_game, parse_move, view
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 from plan_yardstick import PlanYardstick, fitted_value, playout_value, segment_paths  # noqa: E402

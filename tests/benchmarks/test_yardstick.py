@@ -18,7 +18,7 @@ import pytest
 
 from crapette import apply_move, legal_moves, new_game
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 from yardstick import Yardstick  # noqa: E402

@@ -301,7 +301,7 @@ def test_the_my_rules_example_shows_a_finished_scored_game() -> None:
     import sys
     from pathlib import Path
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     result = subprocess.run(
         [sys.executable, "examples/my_rules.py"], capture_output=True, text=True, timeout=300, cwd=root
     )

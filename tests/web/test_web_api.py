@@ -46,7 +46,7 @@ from crapette import (  # noqa: E402
 from crapette.bots import PlanningBot  # noqa: E402
 from crapette.wording import describe_played, symbols  # noqa: E402
 
-SERVER_PATH = Path(__file__).resolve().parent.parent / "examples" / "web" / "server.py"
+SERVER_PATH = Path(__file__).resolve().parents[2] / "examples" / "web" / "server.py"
 
 
 def load_server() -> ModuleType:

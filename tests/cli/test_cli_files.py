@@ -153,7 +153,7 @@ def test_the_saves_of_unsaved_moves_are_ignored_by_git(
 ) -> None:
     play(["1"], capsys, monkeypatch)
     (saved,) = tmp_path.glob("crapette-*.json")
-    ignored = (Path(__file__).resolve().parent.parent / ".gitignore").read_text(encoding="utf-8").splitlines()
+    ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert any(fnmatch.fnmatch(saved.name, line.strip()) for line in ignored if line and not line.startswith("#"))
 
 

@@ -37,7 +37,7 @@ from crapette import GameState, explain_illegal, parse_move  # noqa: E402
 def _load_screenshots() -> ModuleType:
     name = "crapette_web_screenshots"
     if name not in sys.modules:
-        path = Path(__file__).resolve().parent.parent / "examples" / "web" / "screenshots.py"
+        path = Path(__file__).resolve().parents[2] / "examples" / "web" / "screenshots.py"
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)

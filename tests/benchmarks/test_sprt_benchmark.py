@@ -12,7 +12,7 @@ from crapette import new_game
 from crapette.evaluation import CardCount
 from crapette.value import LearnedValue
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 import sprt  # noqa: E402

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 np = pytest.importorskip("numpy", reason="crapette.observation needs NumPy (pip install numpy)")
 
 from conftest import examples, make_state, random_states  # noqa: E402
-from test_view import reshuffle_hidden  # noqa: E402
+from conftest import permute_unseen  # noqa: E402
 
 from crapette import (  # noqa: E402
     ALL_CARDS,
@@ -133,7 +133,7 @@ def test_layout_is_pinned() -> None:
 
 
 def test_the_documented_table_is_the_layout() -> None:
-    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.rst").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rl.rst").read_text(encoding="utf-8")
     rows = re.findall(r"^(``\w+``(?:(?: \.\.\. |, )``\w+``)?) +(\d+)(?: - (\d+))? ", text, flags=re.MULTILINE)
     documented = {}
     for names, first, last in rows:
@@ -271,7 +271,7 @@ def test_face_down_cards_never_change_the_encoding() -> None:
     rng = random.Random(11)
     for rules in ("casual", "classic"):
         for state in random_states(rules, 6, 1200)[::15]:
-            other = reshuffle_hidden(state, rng)
+            other = permute_unseen(state, rng)
             for player in (0, 1):
                 assert np.array_equal(encode(other, player), encode(state, player))
                 assert np.array_equal(encode(view(other), player), encode(view(state), player))
@@ -281,7 +281,7 @@ def test_face_down_cards_never_change_the_encoding() -> None:
 @settings(max_examples=examples(1))
 @given(game_states(max_moves=300), st.randoms(use_true_random=False))
 def test_face_down_cards_never_change_the_encoding_property(state: GameState, rng: random.Random) -> None:
-    other = reshuffle_hidden(state, rng)
+    other = permute_unseen(state, rng)
     assert np.array_equal(encode(other, 0), encode(state, 0))
 
 

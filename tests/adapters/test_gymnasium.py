@@ -480,7 +480,7 @@ def test_the_training_recipe_trains_saves_and_plays_as_a_bot(tmp_path: Path, mon
 
     from crapette.simulation import simulate
 
-    path = Path(__file__).resolve().parent.parent / "examples" / "train_ppo.py"
+    path = Path(__file__).resolve().parents[2] / "examples" / "train_ppo.py"
     spec = importlib.util.spec_from_file_location("train_ppo", path)
     assert spec is not None and spec.loader is not None
     recipe = importlib.util.module_from_spec(spec)
@@ -525,7 +525,7 @@ def _recipe_without_torch(monkeypatch: pytest.MonkeyPatch) -> Any:
         module = types.ModuleType(name)
         module.__dict__.update(attributes)
         monkeypatch.setitem(sys.modules, name, module)
-    path = Path(__file__).resolve().parent.parent / "examples" / "train_ppo.py"
+    path = Path(__file__).resolve().parents[2] / "examples" / "train_ppo.py"
     spec = importlib.util.spec_from_file_location("train_ppo", path)
     assert spec is not None and spec.loader is not None
     recipe = importlib.util.module_from_spec(spec)

@@ -14,7 +14,7 @@ from crapette._core.state import get_fields
 from crapette.bots.planner import segment_paths
 from crapette.evaluation import CardCount
 
-BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 sys.path.insert(0, str(BENCHMARKS))
 
 import decisions  # noqa: E402

@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 
 from conftest import examples  # noqa: E402
-from test_view import reshuffle_hidden  # noqa: E402
+from conftest import permute_unseen  # noqa: E402
 
 from crapette import (  # noqa: E402
     NUM_ACTIONS,
@@ -266,7 +266,7 @@ def test_observations_are_the_encoding_and_hide_face_down_cards() -> None:
             tensor = np.array(clone.observation_tensor(player), dtype=np.float32)
             assert np.array_equal(tensor, encode(inner, player))
         other = clone.clone()
-        other._play = other._play._replace(episode=attrs.evolve(other._play.episode, state=reshuffle_hidden(inner, rng)))
+        other._play = other._play._replace(episode=attrs.evolve(other._play.episode, state=permute_unseen(inner, rng)))
         assert other.observation_string(0) == clone.observation_string(0)
         assert other.observation_tensor(1) == clone.observation_tensor(1)
 
