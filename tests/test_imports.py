@@ -85,7 +85,7 @@ LAYERS = {
     "protocol": _L["protocol"], "gamekit": _L["protocol"],
     "_play.greedy": _L["evaluation"], "evaluation": _L["evaluation"], "value": _L["evaluation"],
     "bots._base": _L["play"], "bots.simple": _L["play"], "bots.montecarlo": _L["play"], "bots.planner": _L["play"],
-    "bots.treesearch": _L["play"], "bots": _L["play"], "_play.progress": _L["play"], "_play.report": _L["play"], "simulation": _L["play"],
+    "bots.treesearch": _L["play"], "bots": _L["play"], "_play.progress": _L["play"], "_play.report": _L["play"], "simulation": _L["play"], "sprt": _L["play"],
     "gamecheck": _L["play"], "analysis": _L["play"], "selfplay": _L["play"], "training": _L["play"],
     "_frontends.seen": _L["frontends"], "wording": _L["frontends"], "text": _L["frontends"], "_frontends.svg_draw": _L["frontends"], "_frontends.replay_page": _L["frontends"], "svg": _L["frontends"],
     "episode": _L["adapters"], "observation": _L["adapters"], "gymnasium": _L["adapters"], "pettingzoo": _L["adapters"],
