@@ -111,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", default=None, help="starting parameters as JSON (default: the stock count)")
     parser.add_argument("--seed", type=int, default=500_000, help="deals of step k from SEED + (k - 1) * PAIRS")
     parser.add_argument("--workers", type=int, default=1, help="processes to play on")
+    parser.add_argument("--max-moves", type=int, default=None,
+                        help="moves after which a game is cut short (default: the simulation's cap)")
     parser.add_argument("--log", default=None, help="file to append a JSON line a step to")
     parser.add_argument("--out", default=None, help="file to write the final parameters to (JSON)")
     args = parser.parse_args(argv)
@@ -136,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             report = simulate(
                 rules, (planner(plus, 1, args.playouts), planner(minus, 1, args.playouts)),
                 games=2 * args.pairs, seed=args.seed + (k - 1) * args.pairs, executor=executor,
+                **({} if args.max_moves is None else {"max_moves": args.max_moves}),
             )
             games += report.games
             score = _score(report)

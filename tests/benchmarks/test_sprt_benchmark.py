@@ -79,7 +79,9 @@ def test_the_stock_count_as_a_network() -> None:
 
 def test_a_tuning_step_and_its_file(tmp_path: Path) -> None:
     out, log = tmp_path / "tuned.json", tmp_path / "steps.jsonl"
-    assert tune.main(["--iterations", "1", "--playouts", "20", "--out", str(out), "--log", str(log)]) == 0
+    # Two games cut short after 40 moves: a step and its files, not a strength.
+    argv = ["--iterations", "1", "--playouts", "20", "--max-moves", "40", "--out", str(out), "--log", str(log)]
+    assert tune.main(argv) == 0
     found = json.loads(out.read_text())
     assert found["steps"] == 1 and found["games"] == 2 and set(found["params"]) == set(tune.NAMES)
     assert len(log.read_text().splitlines()) == 1
