@@ -437,14 +437,15 @@ class _Candidate:
 class _Keys:
     """Where a state's interchangeable piles go to put them in one order, and its key in that order.
 
-    A pile's key is its cards' indices, worked out once per pile
+    A pile's key is its cards' indices as bytes (they order and compare as the
+    tuple of them would, and hash once), worked out once per pile
     (the states of a turn share their piles).
     """
 
     __slots__ = ("groups", "kept", "memo")
 
     def __init__(self, groups: tuple[tuple[int, ...], ...]) -> None:
-        self.memo: dict[int, tuple[int, ...]] = {}
+        self.memo: dict[int, bytes] = {}
         # The piles met: kept alive, so that their ids are not reused meanwhile.
         self.kept: list[tuple[Any, ...]] = []
         # Each group of more than one pile, as given and in ascending order.
@@ -461,7 +462,7 @@ class _Keys:
                 if known is None:
                     pile = piles[i]
                     kept.append(pile)
-                    ids[i] = memo[id(pile)] = tuple(map(_INDEX, pile))
+                    ids[i] = memo[id(pile)] = bytes(map(_INDEX, pile))
         swaps: list[tuple[int, int]] = []
         if not state.turn_moves:  # turn moves name piles: then the order stays
             for group, ascending in self.groups:
