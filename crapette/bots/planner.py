@@ -274,7 +274,9 @@ class PlanningBot:
         rng = random.Random(seed)
         groups = pile_groups(v.rules)
         count = v.move_count
-        candidates, complete = _segment_candidates(v, deal, self.ranker, rng, groups, deadline)
+        # Without ``keep`` only the candidates that may be tried are built (one, with no budget).
+        most = None if keep is not None else 1 if self.playouts == 0 else self._candidates()
+        candidates, complete = _segment_candidates(v, deal, self.ranker, rng, groups, deadline, most)
         if keep is not None:
             candidates = [c for c in candidates if keep(c.path)] or candidates
         candidates = candidates[: self._candidates()]
@@ -288,6 +290,7 @@ class PlanningBot:
             # heads for the same end from each (or a better one, never back).
             return candidates[0].path
         judge = self.evaluator or _JUDGE
+        shared = judge is not _JUDGE
         # What a candidate is worth in deal k is a function of the segment, the candidate and k
         # (and of the move count under a move limit): kept, it spares the next plan of the segment.
         rules = v.rules
@@ -306,18 +309,22 @@ class PlanningBot:
             out_of_time = False
             for _ in range(max(1, self.playouts // (rounds * len(alive)))):
                 world: GameState | None = None
-                chance = random.Random(seed + k * _DEAL_STEP)
                 tried = []
                 for i in alive:
                     entry = (ids[i], k)
                     worth = known.get(entry)
                     if worth is None:
                         if world is None:
+                            # Dealt only when a value is not known: the deal is a function of the seed alone.
+                            chance = random.Random(seed + k * _DEAL_STEP)
                             world = deal.deal(chance)
-                            after = chance.getstate()
-                        if judge is not _JUDGE:  # the default judge draws nothing: no need to share the draws
+                            # Each end followed once in this deal, whatever its ways out.
+                            reached: dict[int, GameState] = {}
+                            if shared:
+                                after = chance.getstate()
+                        if shared:  # the default judge draws nothing: no need to share the draws
                             chance.setstate(after)
-                        worth = judge.evaluate(candidates[i].judged(world, count), player, chance)
+                        worth = judge.evaluate(candidates[i].judged(world, count, reached), player, chance)
                         if len(known) < _CACHED_VALUES:
                             known[entry] = worth
                     tried.append(worth)
@@ -401,51 +408,72 @@ class _Candidate:
     up, so the same in every deal).
     """
 
-    __slots__ = ("key", "path", "swaps")
+    __slots__ = ("end", "key", "path", "swaps")
 
-    def __init__(self, path: tuple[Move, ...], key: tuple[Any, ...], swaps: tuple[tuple[int, int], ...]) -> None:
+    def __init__(
+        self, path: tuple[Move, ...], key: tuple[Any, ...], swaps: tuple[tuple[int, int], ...], end: tuple[Move, ...]
+    ) -> None:
         self.path = path
         self.key = key
         self.swaps = swaps
+        #: The moves to the turn end (the path but its way out), shared by the candidates of that end.
+        self.end = end
 
-    def judged(self, world: GameState, count: int) -> GameState:
-        """The state the candidate leads to in ``world``, as it is judged: piles in order, ``count`` moves made."""
-        return _arranged(follow(world, self.path), self.swaps, count)
+    def judged(self, world: GameState, count: int, reached: dict[int, GameState] | None = None) -> GameState:
+        """The state the candidate leads to in ``world``, as it is judged: piles in order, ``count`` moves made.
+
+        ``reached`` keeps the turn ends followed in ``world`` (by their moves' id), for the other ways out of them.
+        """
+        path = self.path
+        if reached is None or path is self.end:
+            return _arranged(follow(world, path), self.swaps, count)
+        end = self.end
+        there = reached.get(id(end))
+        if there is None:
+            there = reached[id(end)] = follow(world, end)
+        return _arranged(follow(there, path[len(end):]), self.swaps, count)
 
 
 class _Keys:
     """Where a state's interchangeable piles go to put them in one order, and its key in that order.
 
-    A pile's key is its cards' indices, worked out once per pile
+    A pile's key is its cards' indices as bytes (they order and compare as the
+    tuple of them would, and hash once), worked out once per pile
     (the states of a turn share their piles).
     """
 
     __slots__ = ("groups", "kept", "memo")
 
     def __init__(self, groups: tuple[tuple[int, ...], ...]) -> None:
-        self.memo: dict[int, tuple[int, ...]] = {}
+        self.memo: dict[int, bytes] = {}
         # The piles met: kept alive, so that their ids are not reused meanwhile.
         self.kept: list[tuple[Any, ...]] = []
-        self.groups = [group for group in groups if len(group) > 1]
-
-    def _add(self, pile: tuple[Any, ...]) -> tuple[int, ...]:
-        self.kept.append(pile)
-        key = self.memo[id(pile)] = tuple(map(_INDEX, pile))
-        return key
+        # Each group of more than one pile, as given and in ascending order.
+        self.groups = [(list(group), sorted(group)) for group in groups if len(group) > 1]
 
     def arrange(self, state: GameState) -> tuple[tuple[Any, ...], tuple[tuple[int, int], ...]]:
         """The key of ``state`` (all it holds but its move count) with its piles in order, and the (to, from) swaps."""
-        get = self.memo.get
-        add = self._add
-        ids = [known if (known := get(id(pile))) is not None else add(pile) for pile in state.piles]
+        piles = state.piles
+        memo = self.memo
+        ids: list[Any] = list(map(memo.get, map(id, piles)))
+        if None in ids:
+            kept = self.kept
+            for i, known in enumerate(ids):
+                if known is None:
+                    pile = piles[i]
+                    kept.append(pile)
+                    ids[i] = memo[id(pile)] = bytes(map(_INDEX, pile))
         swaps: list[tuple[int, int]] = []
         if not state.turn_moves:  # turn moves name piles: then the order stays
-            old = ids[:]
-            for group in self.groups:
-                for to, (pile, src) in zip(group, sorted([(old[i], i) for i in group])):
-                    if to != src:
-                        ids[to] = pile
-                        swaps.append((to, src))
+            for group, ascending in self.groups:
+                # By pile, then by place (a stable sort of the places in ascending order).
+                order = sorted(ascending, key=ids.__getitem__)
+                if order != group:
+                    old = ids[:]
+                    for to, src in zip(group, order):
+                        if to != src:
+                            ids[to] = old[src]
+                            swaps.append((to, src))
         key = (
             tuple(ids), state.current_player, state.drawn, state.passes, state.exhausted, state.played,
             state.counters, state.hand_known, state.reserve_known, tuple(map(str, state.turn_moves)),
@@ -488,10 +516,13 @@ def _segment_candidates(
     rng: random.Random,
     groups: tuple[tuple[int, ...], ...],
     deadline: float | None,
+    most: int | None = None,
 ) -> tuple[list[_Candidate], bool]:
     """The candidates of :meth:`PlanningBot.plan` from ``v``, best first, and whether the turn's positions are all listed.
 
     The same candidates in the same order from any position that reaches the same ones.
+    ``most`` (None: all) is how many of the best are wanted (the first alone
+    when the listing is not complete).
 
     The ends are ranked by ``ranker``'s value (in their own order), then by
     their keys; each end's ways out by kind (revealing plays of the reserve
@@ -515,16 +546,20 @@ def _segment_candidates(
     ends.sort(key=lambda e: e[0])
     values = evaluate_all(rank, [e[4] for e in ends], player, rng)
     order = sorted(range(len(ends)), key=lambda i: (-values[i], ends[i][0]))
+    if most is not None and not listed.complete:
+        most = 1
     found: list[_Candidate] = []
     for i in order:
+        if most is not None and len(found) >= most:
+            break
         key, end, exits, swaps, _ = ends[i]
         if end.state.is_over:
-            found.append(_Candidate(end.moves, (key,), swaps))
+            found.append(_Candidate(end.moves, (key,), swaps, end.moves))
             continue
         # Each way out in the end's order of piles: what follows it is then the same whatever the way to the end.
         where = {src: to for to, src in swaps}
         for exit_key, x in sorted(((_exit_key(x, where), x) for x in exits), key=lambda w: w[0]):
-            found.append(_Candidate((*end.moves, x), (key, exit_key), swaps))
+            found.append(_Candidate((*end.moves, x), (key, exit_key), swaps, end.moves))
     return found, listed.complete
 
 
