@@ -10,11 +10,14 @@ error helpers.
 
 from __future__ import annotations
 
+import json
 import operator
+from typing import Any
 
+from ..errors import ParseError
 from .messages import brief
 
-__all__ = ["MAX_PLAYOUTS", "MAX_SECONDS", "SEED_LIMIT", "check_int", "check_seconds", "check_seed"]
+__all__ = ["MAX_PLAYOUTS", "MAX_SECONDS", "SEED_LIMIT", "check_int", "check_seconds", "check_seed", "strict_json"]
 
 #: Seeds are ints from 0 to ``SEED_LIMIT - 1``.
 SEED_LIMIT = 2**64
@@ -97,3 +100,34 @@ def check_seconds(name: str, value: object) -> float | None:
     if not 0 < value <= MAX_SECONDS:  # type: ignore[operator]
         raise ValueError(f"{name} must be above 0 and at most {MAX_SECONDS:g}, got {brief(value)}")
     return float(value)  # type: ignore[arg-type]
+
+
+def strict_json(text: str, what: str) -> Any:
+    """``json.loads(text)``, refusing what JSON leaves open: a key twice in an object, NaN and Infinity.
+
+    The one strict reader of the formats' JSON (records, views); ``what`` names
+    the format in the message. Text that is no JSON raises what :func:`json.loads`
+    raises, and nesting too deep :class:`RecursionError`: the callers say so.
+
+    >>> strict_json('{"a": 1}', "record")
+    {'a': 1}
+    >>> strict_json('{"a": 1, "a": 2}', "view")
+    Traceback (most recent call last):
+    ...
+    crapette.ParseError: invalid view JSON: key 'a' appears twice in an object
+
+    :raises ParseError: for a key twice in an object, or NaN or Infinity.
+    """
+
+    def no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result: dict[str, Any] = {}
+        for key, value in pairs:
+            if key in result:
+                raise ParseError(f"invalid {what} JSON: key {brief(key, 40)} appears twice in an object")
+            result[key] = value
+        return result
+
+    def no_constant(name: str) -> Any:
+        raise ParseError(f"invalid {what} JSON: {name} is not a number JSON allows")
+
+    return json.loads(text, object_pairs_hook=no_duplicates, parse_constant=no_constant)

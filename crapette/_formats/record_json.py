@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import itertools
-import json
 import operator
 import re
 from typing import TYPE_CHECKING, Any
 
+from .._core.checks import strict_json
 from .._core.moves import parse_move
 from .position import parse_position, to_position
 from .record_format import MAX_RECORD_MOVES, RECORD_FORMAT_VERSION
@@ -71,23 +71,10 @@ def _check_depth(text: str) -> None:
         )
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise ParseError(f"invalid record JSON: key {key[:40]!r} appears twice in an object")
-        result[key] = value
-    return result
-
-
-def _no_constant(name: str) -> Any:
-    raise ParseError(f"invalid record JSON: {name} is not a number JSON allows")
-
-
 def _load_json(text: str) -> Any:
     _check_depth(text)
     try:
-        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+        return strict_json(text, "record")
     except ParseError:
         raise
     except RecursionError:

@@ -11,6 +11,7 @@ import attrs
 
 from .. import kernel
 from .._core.cards import ALL_CARDS, Card, parse_card
+from .._core.checks import strict_json
 from .._core.engine import apply_move as _apply_move
 from .._core.engine import legal_moves as _legal_moves
 from .._core.messages import brief, not_a_state
@@ -326,7 +327,7 @@ class PublicView:
         if len(text) > MAX_VIEW_LENGTH:
             raise _fail(f"too long ({len(text)} characters, at most {MAX_VIEW_LENGTH})")
         try:
-            data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+            data = strict_json(text, "view")
         except ParseError:
             raise
         except RecursionError:
@@ -579,19 +580,6 @@ _MAX_ITEMS = 1000
 
 def _fail(detail: str) -> ParseError:
     return ParseError(f"invalid view JSON: {detail}")
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _fail(f"key {brief(key, 40)} appears twice in an object")
-        result[key] = value
-    return result
-
-
-def _no_constant(name: str) -> Any:
-    raise _fail(f"{name} is not a number JSON allows")
 
 
 def _json_type(value: object) -> str:
