@@ -63,13 +63,13 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
-from ._core.messages import brief
-from ._core.engine import apply_move
-from ._core.moves import Move
-from ._formats.record import GameRecord
 from ._core.cards import Card
+from ._core.engine import apply_move
+from ._core.messages import brief
+from ._core.moves import Move
 from ._core.state import GameState, raw_state
 from ._core.turns import follow, reveals
+from ._formats.record import GameRecord
 from ._views.view import PublicView, dealer, view
 from .bots.planner import PlanningBot, path_outcomes, segment_paths
 from .bots.treesearch import TreeSearchBot

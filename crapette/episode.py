@@ -30,7 +30,6 @@ from typing import Any
 
 import attrs
 
-from ._formats.actions import NUM_ACTIONS, action_to_move
 from ._core.checks import check_int, check_seed
 from ._core.engine import apply_move, legal_moves, new_game
 from ._core.messages import brief
@@ -38,6 +37,7 @@ from ._core.moves import Move
 from ._core.outcome import Outcome
 from ._core.rules import RuleSet, to_rules
 from ._core.state import GameState
+from ._formats.actions import NUM_ACTIONS, action_to_move
 from .errors import IllegalMoveError
 from .protocol import DEFAULT_MAX_MOVES, Crapette, points_difference, win_loss
 

@@ -47,8 +47,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._core.moves import Move
-    from ._play.report import SimulationReport
     from ._core.state import GameState
+    from ._play.report import SimulationReport
 
 __all__ = [
     "BotError",

@@ -49,11 +49,11 @@ import attrs
 from . import kernel
 from ._core import greedy_table as _greedy_table
 from ._core.engine import apply_move, legal_moves
-from ._play.greedy import greedy_move, greedy_scores
 from ._core.moves import Move, Play
 from ._core.piles import H0, R0, T0, W0
 from ._core.rules import Scoring
 from ._core.state import GameState, raw_state
+from ._play.greedy import greedy_move, greedy_scores
 
 __all__ = [
     "FITTED_FEATURES",

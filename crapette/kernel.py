@@ -58,10 +58,10 @@ from ._core import engine as _engine
 from ._core import greedy_table as _greedy_table
 from ._core import turns as _turns
 from ._core.cards import ALL_CARDS
+from ._core.compiled import COMPILED_RULES, CompiledRules
 from ._core.moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
 from ._core.outcome import MAX_NUMBER, EndReason, Outcome
 from ._core.parts import Scoring
-from ._core.compiled import COMPILED_RULES, CompiledRules
 from ._core.rules import RuleSet, to_rules
 from ._core.state import CACHE_LAYOUT, F0, H0, MAX_TURN_MOVES, R0, T0, W0, GameState
 from ._core.turns import TurnEnd

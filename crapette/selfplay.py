@@ -34,10 +34,10 @@ from . import kernel
 from ._core.checks import check_int, check_seed
 from ._core.engine import apply_move, legal_moves, new_game
 from ._core.messages import brief
-from ._play.greedy import greedy_move, greedy_scores
 from ._core.outcome import MAX_NUMBER, Outcome
 from ._core.rules import RuleSet, to_rules
 from ._core.state import GameState
+from ._play.greedy import greedy_move, greedy_scores
 from .protocol import DEFAULT_MAX_MOVES
 
 __all__ = ["KEEP", "POLICIES", "SelfPlayGame", "play_out", "self_play"]

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from ._core.checks import check_int
 from ._core.messages import brief
+from ._core.rules import RuleSet
 from ._play.progress import Progress
 from ._play.progress import progress as _progress
 from ._play.report import (
@@ -61,7 +62,6 @@ from ._play.report import (
     seat_points,
     wilson_interval,
 )
-from ._core.rules import RuleSet
 from .errors import (
     BotError,
     IllegalBotMoveError,

@@ -32,8 +32,8 @@ from collections.abc import Iterable
 from xml.sax.saxutils import escape
 
 from ._core.moves import Move
-from ._frontends.replay_page import render_html, write_html
 from ._core.state import ALL_PILES, GameState
+from ._frontends.replay_page import render_html, write_html
 from ._frontends.svg_draw import CARD_H as CARD_H
 from ._frontends.svg_draw import CARD_W as CARD_W
 from ._frontends.svg_draw import DECK_COLOURS as DECK_COLOURS

@@ -59,9 +59,9 @@ from ._core.cards import ALL_CARDS, check_seed
 from ._core.checks import check_int
 from ._core.messages import brief
 from ._core.moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Move, MoveStack, Play
-from ._formats.position import parse_position
 from ._core.rules import RuleSet
 from ._core.state import ALL_PILES, EndReason, GameState, validate
+from ._formats.position import parse_position
 from .bots import GreedyBot
 from .errors import IllegalMoveError, InvalidStateError, InvariantViolation
 from .gamecheck import MAX_ILLEGAL_SAMPLES, CheckSummary, check_game

@@ -23,8 +23,8 @@ from ._core.cards import Card, Colour
 from ._core.messages import brief
 from ._core.outcome import Outcome
 from ._core.rules import TableauSources
-from ._frontends.seen import check_table, shown
 from ._core.state import GameState, Pile
+from ._frontends.seen import check_table, shown
 from ._views.view import PublicView
 
 __all__ = ["render_text"]

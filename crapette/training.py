@@ -43,14 +43,14 @@ from typing import Any
 
 import attrs
 
-from ._formats.atomic import replacing
 from ._core.checks import SEED_LIMIT, check_int, check_seed
 from ._core.engine import apply_move, legal_moves, new_game
 from ._core.messages import brief
-from ._play.progress import progress as progress_report
 from ._core.rules import RuleSet, to_rules
 from ._core.state import H0, R0, GameState
 from ._core.turns import leaves_segment, segment_exits, turn_ends
+from ._formats.atomic import replacing
+from ._play.progress import progress as progress_report
 from ._views.view import determinize, view
 from .bots.planner import PlanningBot
 from .protocol import DEFAULT_MAX_MOVES, Crapette

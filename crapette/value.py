@@ -39,12 +39,12 @@ import attrs
 
 from . import kernel
 from ._core.engine import legal_moves
-from ._play.greedy import greedy_scores
 from ._core.messages import brief
 from ._core.moves import Draw, EndTurn, Move, MoveStack, Play
 from ._core.piles import F0, H0, R0, T0, W0
 from ._core.rules import RuleSet, to_rules
 from ._core.state import GameState, raw_state
+from ._play.greedy import greedy_scores
 
 __all__ = ["FEATURES", "NETS", "SCALE_BITS", "LearnedValue", "ValueNet", "encode", "net_for"]
 
@@ -479,7 +479,7 @@ class LearnedValue:
         """The log-odds that ``player`` wins (the game must go on): half the difference of the
         network's log-odds from ``player``'s side and from the opponent's."""
         net = self.net or net_for(state.rules)
-        return (net.raw(python_encode(state, player)) - net.raw(python_encode(state, 1 - player))) / (2 * _ONE)
+        return (net.raw(encode(state, player)) - net.raw(encode(state, 1 - player))) / (2 * _ONE)
 
     def prior(self, state: GameState, moves: Sequence[Move]) -> list[int]:
         """The greedy heuristic's score of each move."""

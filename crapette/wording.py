@@ -38,8 +38,8 @@ from ._core.moves import Draw, EndTurn, Move, MoveStack, Pass, Play
 from ._core.outcome import EndReason, Outcome
 from ._core.part_text import parse_part
 from ._core.parts import Blocked, Ending, Stalemate
-from ._frontends.seen import Table, check_table, shown, top
 from ._core.state import Pile, PileKind
+from ._frontends.seen import Table, check_table, shown, top
 from .errors import IllegalMoveError, InvalidRulesError, ParseError
 
 __all__ = [

@@ -8,9 +8,9 @@ from typing import Any
 
 import attrs
 
+from ..errors import ParseError
 from .checks import check_seed as check_seed  # where some modules look for it
 from .messages import brief, repr_pretty
-from ..errors import ParseError
 
 __all__ = ["Card", "Colour", "Rank", "Suit", "ALL_CARDS", "parse_card", "shuffled_deck"]
 

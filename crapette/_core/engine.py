@@ -12,8 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..errors import InvalidRulesError, InvalidStateError, ParseError
 from .cards import Card, parse_card, shuffled_deck
 from .checks import check_seed
+from .compiled import (
+    COMPILED_RULES,
+    FOUNDATIONS,
+    TABLEAU,
+    CompiledRules,
+    compiled_rules,
+    foundation_index,
+    next_tableau,
+    refound,
+    tableau_of,
+)
 from .hooks import PROBE_MOVES, PROBE_SEEDS, hook_error
 from .messages import brief, illegal_move, not_a_move
 from .moves import (
@@ -32,17 +44,6 @@ from .moves import (
 )
 from .outcome import check_number
 from .parts import is_built_in
-from .compiled import (
-    FOUNDATIONS,
-    COMPILED_RULES,
-    TABLEAU,
-    CompiledRules,
-    foundation_index,
-    next_tableau,
-    compiled_rules,
-    refound,
-    tableau_of,
-)
 from .rules import RuleSet, to_rules
 from .shapes import Run, run_keys, shapes
 from .state import (
@@ -63,7 +64,6 @@ from .state import (
     raw_state,
     set_counters,
 )
-from ..errors import InvalidRulesError, InvalidStateError, ParseError
 
 if TYPE_CHECKING:
     from .._views.view import PublicView, Viewed
@@ -248,7 +248,9 @@ def legal_moves(state: GameState | PublicView) -> tuple[Move, ...]:
     try:
         cache = state._engine  # type: ignore[union-attr]
     except AttributeError:
-        from .._views.view import view_moves  # a PublicView's own moves, else a TypeError
+        from .._views.view import (
+            view_moves,  # a PublicView's own moves, else a TypeError
+        )
         return view_moves(state)
     legal = cache[LEGAL]
     if legal is None:
@@ -488,7 +490,9 @@ def apply_move(state: Viewed, move: Move) -> Viewed:
     if move not in legal:
         if type(move) not in MOVE_TYPES:
             raise not_a_move("apply_move", move)
-        from .explain import explain_illegal  # the slow path: only an illegal move pays for its words
+        from .explain import (
+            explain_illegal,  # the slow path: only an illegal move pays for its words
+        )
 
         raise illegal_move(move, explain_illegal(state, move))  # type: ignore[arg-type]
     return _applier(state, cache, move)  # type: ignore[no-any-return]

@@ -10,7 +10,12 @@ and explains the first that is not legal.
 
 from __future__ import annotations
 
-
+from ..errors import InvalidStateError
+from .compiled import (
+    CompiledRules,
+    compiled_rules,
+)
+from .engine import MOVE_TYPES, legal_moves, track
 from .messages import brief, not_a_move
 from .moves import (
     Draw,
@@ -21,10 +26,6 @@ from .moves import (
     Play,
 )
 from .parts import Build
-from .compiled import (
-    CompiledRules,
-    compiled_rules,
-)
 from .rules import FoundationPlays
 from .state import (
     ALL_PILES,
@@ -38,8 +39,6 @@ from .state import (
     raw_state,
     register_turn_check,
 )
-from .engine import MOVE_TYPES, legal_moves, track
-from ..errors import InvalidStateError
 
 __all__ = ["explain_illegal"]
 

@@ -14,9 +14,9 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ..errors import RulePartError
 from .messages import brief
 from .outcome import check_number
-from ..errors import RulePartError
 
 if TYPE_CHECKING:
     from .parts import RulePart, Scoring

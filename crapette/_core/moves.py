@@ -7,9 +7,9 @@ from typing import Any, TypeVar
 
 import attrs
 
+from ..errors import ParseError
 from .messages import brief, repr_pretty
 from .piles import ALL_PILES, Pile, PileKind, parse_pile
-from ..errors import ParseError
 
 __all__ = ["Draw", "EndTurn", "Move", "MoveStack", "Pass", "Play", "parse_move", "MAX_STACK"]
 

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, Generic, Optional, TypeVar, cast
 
 import attrs
 
+from ..errors import InvalidRulesError, ParseError
 from .messages import brief
 from .outcome import MAX_NUMBER, check_number
 from .part_text import parse_part
 from .parts import RulePart, is_built_in_class, registered
-from ..errors import InvalidRulesError, ParseError
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -12,10 +12,10 @@ from typing import TypeVar
 
 import attrs
 
+from ..errors import InvalidRulesError, ParseError
 from .messages import brief
 from .outcome import MAX_PART_TEXT
 from .parts import RulePart, param_text, param_types, registered
-from ..errors import InvalidRulesError, ParseError
 
 __all__ = ["parse_part"]
 

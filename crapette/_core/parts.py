@@ -35,11 +35,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import attrs
 
+from ..errors import InvalidRulesError
 from .cards import ALL_CARDS, Card
 from .hooks import CHECKS, guard, hook_error
 from .messages import brief, repr_pretty
 from .outcome import EndReason, check_number
-from ..errors import InvalidRulesError
 
 if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy

@@ -7,8 +7,8 @@ from typing import Any
 
 import attrs
 
-from .messages import brief, repr_pretty
 from ..errors import ParseError
+from .messages import brief, repr_pretty
 
 __all__ = ["ALL_PILES", "F0", "H0", "NUM_PILES", "Pile", "PileKind", "R0", "T0", "W0", "parse_pile"]
 

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 import attrs
 
+from ..errors import InvalidRulesError, ParseError, RulePartError
 from .hooks import probe_scoring
 from .messages import brief, repr_pretty
 from .options import (
@@ -36,7 +37,6 @@ from .parts import (
     accepted_masks,
     is_built_in,
 )
-from ..errors import InvalidRulesError, ParseError, RulePartError
 
 __all__ = [
     "Build",

@@ -8,13 +8,13 @@ from typing import Any, Union, cast
 
 import attrs
 
+from ..errors import InvalidRulesError, InvalidStateError, ParseError
 from .cards import ALL_CARDS, Card, parse_card
 from .messages import brief, repr_pretty
 from .moves import Move
 from .outcome import MAX_NUMBER, EndReason, Outcome, check_number
 from .piles import ALL_PILES, F0, H0, NUM_PILES, R0, T0, W0, Pile, PileKind, parse_pile
 from .rules import LoadTarget, RuleSet, to_rules
-from ..errors import InvalidRulesError, InvalidStateError, ParseError
 
 __all__ = [
     "ALL_PILES",

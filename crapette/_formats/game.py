@@ -24,12 +24,12 @@ from typing import Literal
 
 from .._core.engine import apply_move, legal_moves, new_game
 from .._core.moves import Move, parse_move
-from .record import GameRecord, result_of
 from .._core.rules import RuleSet
 from .._core.state import GameState, Outcome
 from .._core.turns import reveals
 from .._views.view import PublicView, view
 from ..errors import UndoError
+from .record import GameRecord, result_of
 
 __all__ = ["Game"]
 

@@ -23,6 +23,9 @@ from .._core.engine import apply_move, legal_moves, new_game
 from .._core.explain import explain_illegal
 from .._core.messages import brief
 from .._core.moves import Move, parse_move
+from .._core.rules import RuleSet, to_rules
+from .._core.state import GameState, Outcome, deprecated
+from ..errors import IllegalMoveError, ParseError, RecordError
 from .position import check_text
 from .record_format import (
     MAX_RECORD_LENGTH,
@@ -38,9 +41,6 @@ from .record_json import from_json as _json_read
 from .record_json import to_dict as _json_dict
 from .record_text import from_text as _text_read
 from .record_text import to_text as _text_write
-from .._core.rules import RuleSet, to_rules
-from .._core.state import GameState, Outcome, deprecated
-from ..errors import IllegalMoveError, ParseError, RecordError
 
 __all__ = [
     "GameRecord",

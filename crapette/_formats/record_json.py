@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 from .._core.checks import strict_json
 from .._core.moves import parse_move
-from .position import parse_position, to_position
-from .record_format import MAX_RECORD_MOVES, RECORD_FORMAT_VERSION
 from .._core.rules import parse_rules
 from ..errors import InvalidRulesError, ParseError, RecordError
+from .position import parse_position, to_position
+from .record_format import MAX_RECORD_MOVES, RECORD_FORMAT_VERSION
 
 if TYPE_CHECKING:
     from .record import GameRecord

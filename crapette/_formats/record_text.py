@@ -6,6 +6,8 @@ import re
 from typing import TYPE_CHECKING
 
 from .._core.moves import Move, parse_move
+from .._core.rules import parse_rules
+from ..errors import InvalidRulesError, ParseError, RecordError
 from .position import parse_position, to_position
 from .record_format import (
     MAX_RECORD_MOVES,
@@ -14,8 +16,6 @@ from .record_format import (
     RESERVED_LOWER,
     RESULTS,
 )
-from .._core.rules import parse_rules
-from ..errors import InvalidRulesError, ParseError, RecordError
 
 if TYPE_CHECKING:
     from .record import GameRecord

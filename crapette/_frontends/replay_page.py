@@ -23,8 +23,9 @@ from .._core.cards import Rank, Suit
 from .._core.messages import brief
 from .._core.moves import Move
 from .._core.rules import RuleSet
-from .seen import Table
 from .._core.state import ALL_PILES, GameState
+from .._views.view import PublicView
+from .seen import Table
 from .svg_draw import (
     BADGE_T,
     DECK_COLOURS,
@@ -56,7 +57,6 @@ from .svg_draw import (
     status_text,
     svg_open,
 )
-from .._views.view import PublicView
 
 # HTML ------------------------------------------------------------------------
 

@@ -12,9 +12,9 @@ from .._core.cards import Card, Colour, Rank
 from .._core.messages import brief
 from .._core.moves import Draw, EndTurn, Move, MoveStack, Pass, Play
 from .._core.rules import RuleSet, TableauSources
+from .._core.state import ALL_PILES, Pile, PileKind
 from .seen import Shown, Table, check_table
 from .seen import shown as shown_piles
-from .._core.state import ALL_PILES, Pile, PileKind
 
 # Geometry (user units; ``size`` scales the whole picture).
 CARD_W = 60

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._core import greedy_table as T
 from .. import kernel
+from .._core import greedy_table as T
 from .._core.engine import apply_move, legal_moves
 from .._core.moves import DRAW, END_TURN, PASS, PLAYS, STACKS, Draw, EndTurn, Move, Play
 from .._core.piles import PileKind

@@ -16,8 +16,8 @@ from .._core.engine import apply_move as _apply_move
 from .._core.engine import legal_moves as _legal_moves
 from .._core.messages import brief, not_a_state
 from .._core.moves import Draw, Move, parse_move
-from .._core.rules import LoadTarget, RuleSet, parse_rules
 from .._core.outcome import MAX_NUMBER, EndReason
+from .._core.rules import LoadTarget, RuleSet, parse_rules
 from .._core.state import H0, R0, W0, GameState, Outcome, get_fields, raw_state
 from .._core.turns import reveals
 from ..errors import HiddenCardError, InvalidRulesError, InvalidStateError, ParseError

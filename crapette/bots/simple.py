@@ -7,9 +7,9 @@ from typing import Any, overload
 
 from .._core.checks import check_seed
 from .._core.engine import legal_moves
-from .._play.greedy import greedy_choice
 from .._core.moves import Move
 from .._core.state import GameState
+from .._play.greedy import greedy_choice
 from .._views.view import PublicView
 from ..protocol import CardGame, Crapette, same_game, seeded_rng
 from ._base import (

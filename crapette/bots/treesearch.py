@@ -31,11 +31,11 @@ import attrs
 
 from .._core.checks import MAX_PLAYOUTS, check_int, check_seed
 from .._core.engine import apply_move, legal_moves
-from .._play.greedy import greedy_move, greedy_choice, greedy_scores
 from .._core.messages import brief
 from .._core.moves import Move, Play
 from .._core.piles import T0
 from .._core.state import GameState
+from .._play.greedy import greedy_choice, greedy_move, greedy_scores
 from .._views.view import PublicView, dealer, view
 from ..evaluation import CardCount
 from ..protocol import Crapette, seeded_rng

@@ -6,8 +6,8 @@ import os
 from typing import IO
 
 from .._core.messages import brief
-from .._play.progress import isatty
 from .._formats.record import MAX_RECORD_LENGTH
+from .._play.progress import isatty
 
 #: What ``crapette simulate`` does with no options (the README's first command).
 DEFAULT_RULES = "classic"

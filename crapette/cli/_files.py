@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import TextIO, cast
 
 from .. import GameRecord, parse_record
-from .._formats.atomic import replacing
 from .._core.messages import brief
+from .._formats.atomic import replacing
 from .._formats.record import MAX_RECORD_LENGTH
 from ._common import MAX_RECORD_BYTES, Fail
 

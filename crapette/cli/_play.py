@@ -27,7 +27,13 @@ from .._core.messages import brief
 from .._play.progress import isatty
 from ..bots import PlanningBot
 from ..text import render_text
-from ..wording import describe_end, describe_illegal, describe_move, describe_played, group_moves
+from ..wording import (
+    describe_end,
+    describe_illegal,
+    describe_move,
+    describe_played,
+    group_moves,
+)
 from ._args import BotChoice, bot_of
 from ._common import MAX_LINE, Fail, colour_wanted, one_line, visible
 from ._files import read_record, shown_path, write_file, write_new
