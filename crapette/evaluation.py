@@ -312,7 +312,24 @@ class FittedValue:
         outcome = state.outcome
         if outcome is not None:
             return 0.0 if outcome.winner is None else (1e9 if outcome.winner == player else -1e9)
-        return sum(w * x for w, x in zip(WEIGHTS, features(state, player, every=False)))
+        # features(state, player, every=False) weighed, term by term in the same order (the same float),
+        # without building them: the planning bot ranks hundreds of turn ends a decision by it.
+        w0, w1, w2, w3, w4, w5, w6 = WEIGHTS
+        piles = state.piles
+        other = 1 - player
+        total = (
+            w0 * len(piles[R0 + player])
+            + w1 * (len(piles[H0 + player]) + len(piles[W0 + player]))
+            + w2 * len(piles[R0 + other])
+            + w3 * (len(piles[H0 + other]) + len(piles[W0 + other]))
+        )
+        if w4:
+            total += w4 * float(bool(piles[R0 + player]) and _reserve_playable(state, player))
+        if w5:
+            total += w5 * float(bool(piles[R0 + other]) and _reserve_playable(state, other))
+        if w6:
+            total += w6 * float(sum(1 for pile in piles[T0 : T0 + 8] if not pile))
+        return total
 
 
 def _qualified_name(value: object) -> str:

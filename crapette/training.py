@@ -43,7 +43,7 @@ from typing import Any
 
 import attrs
 
-from ._core.checks import SEED_LIMIT, check_int, check_seed
+from ._core.checks import MAX_PLAYOUTS, SEED_LIMIT, check_int, check_seed
 from ._core.engine import apply_move, legal_moves, new_game
 from ._core.messages import brief
 from ._core.rules import RuleSet, to_rules
@@ -53,6 +53,7 @@ from ._formats.atomic import replacing
 from ._play.progress import progress as progress_report
 from ._views.view import determinize, view
 from .bots.planner import PlanningBot
+from .evaluation import Playout
 from .protocol import DEFAULT_MAX_MOVES, Crapette
 from .selfplay import play_out, self_play
 from .value import FEATURES, SCALE_BITS, LearnedValue, ValueNet, encode
@@ -67,8 +68,9 @@ __all__ = ["POLICIES", "Samples", "fit", "generate", "log_loss", "main"]
 #: How :func:`generate` makes its samples: the positions of greedy games labelled by their result
 #: (``"greedy"``); of games of the turn planner ranking by a network, likewise (``"value"``); or
 #: positions of greedy games and turn ends reachable from them, each labelled by the mean result
-#: of greedy rollouts from deals of its unseen cards (``"rollouts"``).
-POLICIES = ("greedy", "value", "rollouts")
+#: of greedy rollouts from deals of its unseen cards (``"rollouts"``); or the positions of games of the
+#: planning bot with its playouts, judging by the card count or by a network (``"planner"``).
+POLICIES = ("greedy", "value", "rollouts", "planner")
 # The largest count a sample file may hold (encode()'s counts are far below: they fit the int16 of the samples),
 # and the largest network file the command reads, in bytes (the shipped networks are a few kilobytes).
 _MAX_COUNT = 2**15 - 1
@@ -209,14 +211,28 @@ def _greedy_games(rules: RuleSet, start: int, count: int, epsilon: float, max_mo
 
 def _value_games(rules: RuleSet, start: int, count: int, epsilon: float, max_moves: int, net: str) -> Samples:
     value = LearnedValue(ValueNet.from_json(net))
+    return _bot_games(rules, start, count, epsilon, max_moves,
+                      lambda deal: (PlanningBot(deal, 0, ranker=value), PlanningBot(deal + 1, 0, ranker=value)))
+
+
+def _planner_games(rules: RuleSet, start: int, count: int, epsilon: float, max_moves: int, net: str, playouts: int) -> Samples:
+    judge = Playout(leaf=LearnedValue(ValueNet.from_json(net))) if net else None
+    return _bot_games(rules, start, count, epsilon, max_moves,
+                      lambda deal: (PlanningBot(deal, playouts, evaluator=judge), PlanningBot(deal + 1, playouts, evaluator=judge)))
+
+
+def _bot_games(
+    rules: RuleSet, start: int, count: int, epsilon: float, max_moves: int, bots_for: Callable[[int], tuple[PlanningBot, PlanningBot]]
+) -> Samples:
+    """The samples of games between the two bots ``bots_for(deal)`` makes: turn starts and segment exits."""
+    import random
+
     rows: list[tuple[int, ...]] = []
     labels: list[float] = []
     deals: list[int] = []
     for deal in range(start, start + count):
-        import random
-
         rng = random.Random(deal)
-        bots = (PlanningBot(deal, 0, ranker=value), PlanningBot(deal + 1, 0, ranker=value))
+        bots = bots_for(deal)
         state = new_game(rules, deal)
         kept: list[GameState] = []
         previous = -1
@@ -226,7 +242,7 @@ def _value_games(rules: RuleSet, start: int, count: int, epsilon: float, max_mov
                 kept.append(state)
             previous = state.current_player
             legal = legal_moves(state)
-            if len(legal) > 1 and rng.random() < epsilon:
+            if len(legal) > 1 and epsilon and rng.random() < epsilon:
                 move = legal[rng.randrange(len(legal))]
             else:
                 move = bots[state.current_player].choose(state)
@@ -294,7 +310,8 @@ def _arrays(rows: list[tuple[int, ...]], labels: list[float], deals: list[int]) 
 
 
 def _chunk(
-    rules: str, start: int, count: int, policy: str, epsilon: float, max_moves: int, net: str, rollouts: int, per_game: int
+    rules: str, start: int, count: int, policy: str, epsilon: float, max_moves: int, net: str, rollouts: int, per_game: int,
+    playouts: int = 150,
 ) -> Samples:
     """One executor task: the samples of ``count`` games dealt from ``start``."""
     ruleset = to_rules(rules, "generate()")
@@ -302,6 +319,8 @@ def _chunk(
         return _greedy_games(ruleset, start, count, epsilon, max_moves)
     if policy == "rollouts":
         return _rollout_games(ruleset, start, count, epsilon, max_moves, rollouts, per_game)
+    if policy == "planner":
+        return _planner_games(ruleset, start, count, epsilon, max_moves, net, playouts)
     return _value_games(ruleset, start, count, epsilon, max_moves, net)
 
 
@@ -318,13 +337,17 @@ def generate(
     chunk: int = 20,
     rollouts: int = 16,
     per_game: int = 12,
+    playouts: int = 150,
     progress: Callable[[int, int], None] | None = None,
 ) -> Samples:
     """The samples of ``games`` games of self-play under ``rules``, dealt from ``seed``, ``seed + 1``, ...
 
     ``policy`` is ``"greedy"`` (the greedy heuristic for both players) or
     ``"value"`` (the turn planner ranking the turn ends by ``net``, without
-    playouts); ``epsilon`` is the share of decisions made at random instead.
+    playouts) or ``"planner"`` (the planning bot with ``playouts`` playouts,
+    each judged by the card count, or by ``net`` where one is given: the
+    playouts' leaf, as ``Playout(leaf=LearnedValue(net))``); ``epsilon`` is
+    the share of decisions made at random instead.
     With ``"rollouts"``, each game gives about ``per_game`` positions (each a
     sample from both sides): turn starts and turn ends reachable from them
     (each left by its first move out), labelled by the mean result of
@@ -347,6 +370,7 @@ def generate(
     max_moves = check_int("max_moves", max_moves, 1)
     rollouts = check_int("rollouts", rollouts, 1)
     per_game = check_int("per_game", per_game, 1)
+    playouts = check_int("playouts", playouts, 0, MAX_PLAYOUTS)
     seed = check_seed(seed)
     if seed + games > SEED_LIMIT // 2:
         raise ValueError(f"seed + games must be at most 2**63 (the samples keep the seeds), got {brief(seed + games)}")
@@ -362,7 +386,7 @@ def generate(
     payload = net.to_json() if net is not None else ""
     starts = list(range(seed, seed + games, chunk))
     tasks = [
-        (text, start, min(chunk, seed + games - start), policy, epsilon, max_moves, payload, rollouts, per_game)
+        (text, start, min(chunk, seed + games - start), policy, epsilon, max_moves, payload, rollouts, per_game, playouts)
         for start in starts
     ]
     parts: list[Samples] = []
@@ -414,6 +438,7 @@ def fit(
     holdout: float = 0.1,
     name: str = "classic",
     made: str = "",
+    td_lambda: float | None = None,
     progress: Callable[[int, float, float], None] | None = None,
 ) -> tuple[ValueNet, dict[str, float]]:
     """A :class:`~crapette.value.ValueNet` fitted to ``samples``, and its log losses.
@@ -427,6 +452,19 @@ def fit(
     number of samples trained on, and ``"epoch"``, the epoch whose weights are
     returned: the one with the least held-out loss (the last where nothing is
     held out). ``progress(epoch, train, held_out)`` is called after each epoch.
+
+    With ``td_lambda`` (a number from 0 to 1) the network is trained twice
+    ``epochs`` epochs: first on the results, then on TD(lambda) targets, each
+    epoch's targets worked out by the network as it stands. Along the positions
+    of one game seen from one side, the target of a position is ``(1 -
+    td_lambda)`` times the network's chance at the next position plus
+    ``td_lambda`` times the next position's target, the last position's being
+    the result: a mix of the result and of what later positions of the same
+    game say, with less of the noise of the result alone (``td_lambda=1`` is
+    the result). A game's samples are the consecutive ones of its deal, two a
+    position (the two sides), as :func:`generate` writes them for the
+    ``"greedy"``, ``"value"`` and ``"planner"`` policies. The held-out losses
+    are measured against the results in both phases.
 
     :raises ValueError: if no sample is left to train on, a count is out of
         range, ``rate`` is not positive, ``l2`` negative, or ``holdout`` not
@@ -447,6 +485,10 @@ def fit(
             raise ValueError(f"{what} must be {'positive' if low is None else 'at least 0'}, got {brief(value)}")
     if holdout >= 1:
         raise ValueError(f"holdout must be less than 1, got {brief(holdout)}")
+    if td_lambda is not None and (
+        isinstance(td_lambda, bool) or not isinstance(td_lambda, (int, float)) or not 0.0 <= td_lambda <= 1.0
+    ):
+        raise ValueError(f"td_lambda must be a number from 0 to 1, got {brief(td_lambda)}")
     train, held = _split(samples, holdout)
     if len(train) == 0:
         raise ValueError("no samples to train on")
@@ -469,7 +511,13 @@ def fit(
     # nothing is held out).
     best: list[np.ndarray] | None = None
     best_loss, best_epoch = float("inf"), epochs
-    for epoch in range(epochs):
+    outcomes = y_all
+    games = _games(samples.deals) if td_lambda is not None else []
+    for epoch in range(epochs * (2 if td_lambda is not None else 1)):
+        if epoch >= epochs and td_lambda is not None:
+            w1, b1, w2, b2a = params
+            chances = 1.0 / (1.0 + np.exp(-_forward(x, w1, b1, w2, float(b2a[0]), clip)[2]))
+            y_all = _td_targets(chances, outcomes, games, float(td_lambda))
         order = rng.permutation(train)
         for i in range(0, len(order), batch):
             idx = order[i : i + batch]
@@ -489,13 +537,14 @@ def fit(
                 mhat = m[j] / (1 - beta1**step)
                 vhat = v[j] / (1 - beta2**step)
                 params[j] = (params[j] - rate * mhat / (np.sqrt(vhat) + 1e-8)).astype(np.float32)
-        held_loss = _loss(x[held], y_all[held], params, clip) if len(held) else float("nan")
+        held_loss = _loss(x[held], outcomes[held], params, clip) if len(held) else float("nan")
         if progress is not None:
-            progress(epoch + 1, _loss(x[train], y_all[train], params, clip), held_loss)
+            progress(epoch + 1, _loss(x[train], outcomes[train], params, clip), held_loss)
         if len(held) and held_loss < best_loss:
             best, best_loss, best_epoch = [q.copy() for q in params], held_loss, epoch + 1
     if best is not None:
         params = best
+    y_all = outcomes
     w1, b1, w2, b2a = params
     one = 1 << SCALE_BITS
     folded = w1 / scale[:, None]
@@ -518,6 +567,29 @@ def fit(
         "epoch": float(best_epoch),
     }
     return net, report
+
+
+def _games(deals: np.ndarray) -> list[tuple[int, int]]:
+    """The games of samples: (start, stop) of each run of consecutive samples of one deal, two a position."""
+    if len(deals) == 0:
+        return []
+    cuts = np.nonzero(deals[1:] != deals[:-1])[0] + 1
+    bounds = [0, *cuts.tolist(), len(deals)]
+    return [(a, b) for a, b in zip(bounds, bounds[1:]) if (b - a) % 2 == 0]
+
+
+def _td_targets(chances: np.ndarray, outcomes: np.ndarray, games: list[tuple[int, int]], lam: float) -> np.ndarray:
+    """TD(lambda) targets: along each game, for each side, ``(1 - lam) * chance[next] + lam * target[next]``,
+    the last position's target its result (samples outside ``games`` keep their result)."""
+    targets = outcomes.astype(np.float32).copy()
+    for start, stop in games:
+        for side in (start, start + 1):
+            rows = np.arange(side, stop, 2)
+            following = outcomes[rows[-1]]
+            for row in rows[-2::-1]:
+                following = (1.0 - lam) * chances[row + 2] + lam * following
+                targets[row] = following
+    return targets
 
 
 def _loss(x: np.ndarray, y: np.ndarray, params: list[np.ndarray], clip: float) -> float:
@@ -594,9 +666,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="the first game's deal; game i is dealt from seed + i (default: %(default)s)")
     gen.add_argument("--policy", choices=POLICIES, default="greedy",
                      help="greedy: the greedy heuristic plays, positions labelled by the result; value: the turn "
-                     "planner ranking by --net plays; rollouts: positions labelled by greedy rollouts "
-                     "(default: %(default)s)")
-    gen.add_argument("--net", help="the network the value policy ranks by: a JSON file written by fit")
+                     "planner ranking by --net plays; rollouts: positions labelled by greedy rollouts; planner: the planning bot plays with "
+                     "--playouts, its playouts judged by --net if given (default: %(default)s)")
+    gen.add_argument("--net", help="the network the value policy ranks by, or the planner policy's playouts "
+                     "judge by: a JSON file written by fit")
     gen.add_argument("--epsilon", type=float, default=0.05,
                      help="the share of moves played at random instead (default: %(default)s)")
     gen.add_argument("--max-moves", type=int, default=DEFAULT_MAX_MOVES,
@@ -607,6 +680,8 @@ def _parser() -> argparse.ArgumentParser:
                      help="the rollouts policy's rollouts per position (default: %(default)s)")
     gen.add_argument("--per-game", type=int, default=12,
                      help="about how many positions the rollouts policy labels per game (default: %(default)s)")
+    gen.add_argument("--playouts", type=int, default=150,
+                     help="the planner policy's playouts per plan (default: %(default)s)")
     gen.add_argument("--out", required=True, help="the file to write the samples to (NumPy's .npz)")
     fitter = commands.add_parser(
         "fit", help="fit a network to saved samples",
@@ -622,6 +697,9 @@ def _parser() -> argparse.ArgumentParser:
     fitter.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate (default: %(default)s)")
     fitter.add_argument("--seed", type=int, default=0,
                         help="the seed of the first weights and of the order of the samples (default: %(default)s)")
+    fitter.add_argument("--td-lambda", type=float,
+                        help="after --epochs on the results, as many on TD(lambda) targets with this lambda, "
+                        "from 0 to 1 (default: the results only)")
     fitter.add_argument("--name", default="classic",
                         help="the network's name: the rules it was trained on (default: %(default)s)")
     fitter.add_argument("--out", required=True, help="the file to write the network to (JSON)")
@@ -676,7 +754,7 @@ def _run(args: argparse.Namespace, command: str) -> None:
             samples = generate(args.rules, args.games, seed=args.seed, policy=args.policy, net=net,
                                epsilon=args.epsilon, max_moves=args.max_moves, executor=pool,
                                progress=lambda done, _total: shown.update(done),
-                               rollouts=args.rollouts, per_game=args.per_game)
+                               rollouts=args.rollouts, per_game=args.per_game, playouts=args.playouts)
         finally:
             shown.close()
             if pool is not None:
@@ -691,7 +769,7 @@ def _run(args: argparse.Namespace, command: str) -> None:
             print(f"epoch {epoch}: train {train:.4f}, held out {held:.4f}", file=sys.stderr, flush=True)
 
         net, report = fit(samples, hidden=args.hidden, epochs=args.epochs, rate=args.rate, seed=args.seed,
-                          name=args.name, made=" && ".join((*samples.made, command)), progress=epoch_said)
+                          name=args.name, td_lambda=args.td_lambda, made=" && ".join((*samples.made, command)), progress=epoch_said)
         with replacing(args.out) as out:
             out.write(net.to_json() + "\n")
         print(" ".join(f"{k} {v:.4f}" for k, v in report.items()))

@@ -506,7 +506,7 @@ def _arranged(state: GameState, swaps: tuple[tuple[int, int], ...], count: int) 
             piles[to] = old[src]
         fields[1] = tuple(piles)
     fields[3] = count
-    return raw_state(*fields)
+    return raw_state(*fields, state.outcome)
 
 
 def _segment_candidates(
@@ -531,23 +531,52 @@ def _segment_candidates(
     player = v.current_player
     world = deal.deal(None)
     count = v.move_count
-    rank = ranker or _RANKER
-    keys = _Keys(groups)
-    ends: list[tuple[tuple[Any, ...], TurnEnd, list[Move], tuple[tuple[int, int], ...], GameState]] = []
     listed = turn_ends(world)
-    for end in listed:
-        if deadline is not None and ends and time.monotonic() > deadline:
-            break
-        # An end with no way out (only more moves that reveal nothing) is no place to stop.
-        exits = [] if end.state.is_over else segment_exits(end.state)
-        if exits or end.state.is_over:
-            key, swaps = keys.arrange(end.state)
-            ends.append((key, end, exits, swaps, _arranged(end.state, swaps, count)))
-    ends.sort(key=lambda e: e[0])
-    values = evaluate_all(rank, [e[4] for e in ends], player, rng)
-    order = sorted(range(len(ends)), key=lambda i: (-values[i], ends[i][0]))
     if most is not None and not listed.complete:
         most = 1
+    keys = _Keys(groups)
+    ends: list[tuple[tuple[Any, ...], TurnEnd, list[Move], tuple[tuple[int, int], ...], GameState]] = []
+    if (ranker is None or type(ranker) is FittedValue) and most is not None:
+        # The stock ranking counts cards by kind of pile and asks whether the reserve's top plays:
+        # the same for an end as for its piles put in order (they are interchangeable). So the ends are
+        # ranked as listed, and only those that may be among the ``most`` best candidates are asked
+        # for their ways out and their keys (which order the ends of equal value).
+        states = []
+        for end in listed:
+            if deadline is not None and states and time.monotonic() > deadline:
+                break
+            states.append(end.state)
+        values = [_RANKER.evaluate(state, player) for state in states]
+        ranked: list[float] = []
+        wanted = 0
+        cutoff = None
+        for i in sorted(range(len(states)), key=values.__getitem__, reverse=True):
+            value = values[i]
+            if cutoff is not None and value != cutoff:
+                break
+            end = listed[i]
+            over = end.state.is_over
+            # An end with no way out (only more moves that reveal nothing) is no place to stop.
+            exits = [] if over else segment_exits(end.state)
+            if not (exits or over):
+                continue
+            key, swaps = keys.arrange(end.state)
+            ends.append((key, end, exits, swaps, end.state))
+            ranked.append(value)
+            wanted += 1 if over else len(exits)
+            if cutoff is None and wanted >= most:
+                cutoff = value  # the ends of the same value are needed too, for their order
+    else:
+        for end in listed:
+            if deadline is not None and ends and time.monotonic() > deadline:
+                break
+            exits = [] if end.state.is_over else segment_exits(end.state)
+            if exits or end.state.is_over:
+                key, swaps = keys.arrange(end.state)
+                ends.append((key, end, exits, swaps, _arranged(end.state, swaps, count)))
+        ends.sort(key=lambda e: e[0])
+        ranked = evaluate_all(ranker or _RANKER, [e[4] for e in ends], player, rng)
+    order = sorted(range(len(ends)), key=lambda i: (-ranked[i], ends[i][0]))
     found: list[_Candidate] = []
     for i in order:
         if most is not None and len(found) >= most:

@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from crapette import GameState, apply_move, legal_moves, new_game, parse_move, position_key, reveals, view
+from crapette import GameState, apply_move, legal_moves, new_game, parse_move, parse_position, position_key, reveals, view
 from crapette.bots import GreedyBot, PlanningBot, SearchBot, make_bot
 
 # TreeSearchBot is deprecated (0.3.0); the test of its bound keeps it working.
 pytestmark = pytest.mark.filterwarnings("ignore:TreeSearchBot is deprecated:DeprecationWarning")
 from crapette.bots.planner import path_values, segment_paths
+from crapette.evaluation import FittedValue
 from test_bots import permute_hidden
 
 
@@ -330,3 +331,57 @@ def test_a_subclass_whose_init_takes_no_arguments_pickles() -> None:
     copy = pickle.loads(pickle.dumps(bot))
     assert type(copy) is _Fixed and copy.note == "mine" and (copy.seed, copy.playouts) == (7, 30)
     assert copy.choose(view(new_game("classic", seed=4))) == bot.choose(new_game("classic", seed=4))
+
+
+class _SameRanking:
+    """The stock ranking through the evaluator seam: the general way of ranking the ends."""
+
+    def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
+        return FittedValue().evaluate(state, player, rng)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _SameRanking
+
+    def __hash__(self) -> int:
+        return 1
+
+
+@pytest.mark.parametrize("rules", ["classic", "casual"])
+def test_the_stock_ranking_chooses_as_the_same_ranking_through_the_evaluator_seam_does(rules: str) -> None:
+    # The stock ranking asks only the ends that may be among the best for their keys and ways out;
+    # the general way asks all of them. The same moves either way.
+    for seed in (1, 2):
+        for playouts in (0, 24):
+            state = new_game(rules, seed)
+            fast = (PlanningBot(seed, playouts), PlanningBot(seed + 1, playouts))
+            general = (PlanningBot(seed, playouts, ranker=_SameRanking()), PlanningBot(seed + 1, playouts, ranker=_SameRanking()))
+            while not state.is_over and state.move_count < 120:
+                move = fast[state.current_player].choose(state)
+                assert general[state.current_player].choose(state) == move
+                state = apply_move(state, move)
+
+
+#: A classic position where player 0 can win this turn (several ways); the turn's positions are too many to list.
+WINNABLE = (
+    "classic 0 328 a0a1 F:AH1,2H0,3H1,4H1,5H1,6H1,7H1,8H1,9H0/AC1,2C1,3C0,4C0,5C1,6C1,7C0,8C1,9C0/AS0,2S0,3S0,4S0,"
+    "5S1,6S0,7S0,8S1/AC0,2C0,3C1/AD1,2D1,3D1,4D1,5D1/AD0,2D0,3D0,4D0,5D0/AS1,2S1,3S1,4S1,5S0,6S1,7S1/AH0,2H1,3H0,"
+    "4H0,5H0,6H0 T:QC0,JH0,TS0/KC0,QD0,JC0,TH0,9S0,8D0/QS0/KH0,QS1,JH1,TC0,9D0,8S0,7D0/KC1,QH0,JS0/KS1,QH1,JC1,TH1,"
+    "9C1,8H0,7C1/QC1,JD0,TC1,9H1,8C0,7H0,6C0/- R:-/- H:KS0/6D0,7D1,4C1,6D1,9S1,KD0,QD1,JD1 W:-/KD1,5C0,JS1,TS1,KH1,"
+    "TD1,9D1,8D1,TD0 M:deal,h0,h1"
+)
+
+
+def test_a_turn_end_that_wins_the_game_is_ranked_as_won() -> None:
+    from crapette.bots.planner import _arranged
+
+    state = parse_position(WINNABLE)
+    for playouts in (0, 150):
+        after = state
+        for move in PlanningBot(1, playouts).hint(state):
+            after = apply_move(after, move)
+        assert after.outcome is not None and after.outcome.winner == 0
+    # The state a candidate is ranked and judged by keeps the game's result (it once lost it, and a won
+    # end was ranked by its cards).
+    won = after
+    assert _arranged(won, (), 3).outcome == won.outcome
+    assert FittedValue().evaluate(_arranged(won, (), 3), 0) == 1e9

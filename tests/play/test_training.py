@@ -25,7 +25,7 @@ np = pytest.importorskip("numpy", reason='crapette.training needs NumPy: pip ins
 
 import attrs  # noqa: E402
 
-from crapette import kernel, new_game  # noqa: E402
+from crapette import apply_move, kernel, new_game  # noqa: E402
 from crapette.training import POLICIES, Samples, fit, generate, log_loss, logits, main  # noqa: E402
 from crapette.value import FEATURES, LearnedValue, ValueNet, encode, net_for  # noqa: E402
 
@@ -34,6 +34,7 @@ SIZES: dict[str, dict[str, Any]] = {
     "greedy": {"rules": "classic", "games": 3, "max_moves": 300},
     "value": {"rules": "casual", "games": 2, "max_moves": 60, "net": net_for("casual")},
     "rollouts": {"rules": "classic", "games": 3, "max_moves": 200, "rollouts": 2, "per_game": 3},
+    "planner": {"rules": "classic", "games": 2, "max_moves": 40, "playouts": 16, "net": net_for("classic")},
 }
 
 
@@ -132,6 +133,7 @@ def test_no_games_give_no_samples() -> None:
         ({"max_moves": 0}, ValueError, "max_moves must be at least 1"),
         ({"rollouts": 0}, ValueError, "rollouts must be at least 1"),
         ({"per_game": 0}, ValueError, "per_game must be at least 1"),
+        ({"playouts": -1}, ValueError, "playouts must be at least 0"),
         ({"epsilon": 1.5}, ValueError, "epsilon must be a number from 0 to 1"),
         ({"epsilon": "0.1"}, ValueError, "epsilon must be a number from 0 to 1"),
         ({"epsilon": True}, ValueError, "epsilon must be a number from 0 to 1"),
@@ -241,6 +243,8 @@ def test_the_progress_of_fit_is_reported_after_each_epoch(greedy_samples: Sample
         ({"holdout": 1.0}, ValueError, "holdout must be less than 1"),
         ({"holdout": -0.1}, ValueError, "holdout must be at least 0"),
         ({"holdout": float("nan")}, ValueError, "holdout must be a number"),
+        ({"td_lambda": 1.5}, ValueError, "td_lambda must be a number from 0 to 1"),
+        ({"td_lambda": True}, ValueError, "td_lambda must be a number from 0 to 1"),
     ],
 )
 def test_fit_refuses_bad_arguments_saying_which(
@@ -248,6 +252,58 @@ def test_fit_refuses_bad_arguments_saying_which(
 ) -> None:
     with pytest.raises(error, match=message):
         fit(few_samples, **kwargs)
+
+
+def test_td_lambda_targets_mix_the_result_with_the_chances_of_later_positions_of_the_same_game() -> None:
+    from crapette.training import _games, _td_targets
+
+    # Two games: deal 7 with three positions (two rows each, the two sides), deal 9 with one.
+    deals = np.array([7, 7, 7, 7, 7, 7, 9, 9])
+    outcomes = np.array([1, 0, 1, 0, 1, 0, 0, 1], np.float32)
+    chances = np.array([0.5, 0.5, 0.8, 0.2, 0.6, 0.4, 0.3, 0.7], np.float32)
+    games = _games(deals)
+    assert games == [(0, 6), (6, 8)]
+    targets = _td_targets(chances, outcomes, games, 0.5)
+    # The last position of a game is worth its result; each earlier one half the next chance, half the next target.
+    assert targets[4] == 1 and targets[5] == 0 and list(targets[6:]) == [0, 1]
+    assert targets[2] == pytest.approx(0.5 * 0.6 + 0.5 * 1) and targets[3] == pytest.approx(0.5 * 0.4 + 0)
+    assert targets[0] == pytest.approx(0.5 * 0.8 + 0.5 * targets[2])
+    # lambda 1 is the result; lambda 0 the next position's chance.
+    assert list(_td_targets(chances, outcomes, games, 1.0)) == list(outcomes)
+    assert list(_td_targets(chances, outcomes, games, 0.0)[:4]) == pytest.approx([0.8, 0.2, 0.6, 0.4])
+
+
+def test_fit_with_td_lambda_trains_twice_the_epochs_and_measures_against_the_results(greedy_samples: Samples) -> None:
+    seen: list[tuple[int, float, float]] = []
+    net, report = fit(greedy_samples, hidden=4, epochs=2, seed=1, td_lambda=0.8, progress=lambda *args: seen.append(args))
+    assert [epoch for epoch, _, _ in seen] == [1, 2, 3, 4]
+    assert report["held_out"] == pytest.approx(min(held for _, _, held in seen))
+    assert fit(greedy_samples, hidden=4, epochs=2, seed=1, td_lambda=1.0)[0] == fit(greedy_samples, hidden=4, epochs=2, seed=1, td_lambda=1.0)[0]
+
+
+def test_the_planner_policy_plays_the_planning_bot_and_judges_by_the_net_where_one_is_given() -> None:
+    from crapette._core.turns import leaves_segment
+    from crapette.bots import PlanningBot
+    from crapette.evaluation import Playout
+
+    def expected(judge: Any) -> list[tuple[int, ...]]:
+        # The two bots of deal 3 play; a turn's first position and every position left by a move out of
+        # its segment are kept (twice if both), each seen from both sides.
+        bots = (PlanningBot(3, 8, evaluator=judge), PlanningBot(4, 8, evaluator=judge))
+        state, rows, previous = new_game("classic", 3), [], -1
+        while state.move_count < 30 and not state.is_over:
+            move = bots[state.current_player].choose(state)
+            for kept in (state.current_player != previous, leaves_segment(state, move)):
+                rows += [encode(state, 0), encode(state, 1)] if kept else []
+            previous = state.current_player
+            state = apply_move(state, move)
+        return rows
+
+    for net in (None, net_for("classic")):
+        samples = generate("classic", 1, seed=3, policy="planner", playouts=8, max_moves=30, epsilon=0.0, net=net)
+        judge = Playout(leaf=LearnedValue(net)) if net is not None else None
+        assert [tuple(int(x) for x in row) for row in samples.features] == expected(judge)
+        assert set(np.unique(samples.deals)) == {3}
 
 
 def test_fit_refuses_what_it_cannot_train_on() -> None:
