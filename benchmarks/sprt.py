@@ -17,7 +17,10 @@ or when ``--max-games`` are played. It prints:
 
 A line of progress after each batch goes to stderr. The bots are named as in
 ``benchmarks/strength.py`` (a ``make_bot`` name, ``yardstick``, ``plan-yardstick``,
-``module:Class``, each with ``@SEED``), or ``tuned=FILE``, the planning bot with the
+``module:Class``, each with ``@SEED``), ``leaf=FILE`` (the planning bot whose playouts are
+judged by the network in ``FILE``, written by ``python -m crapette.training fit``), ``ranker=FILE``
+(the planning bot ranking the turn ends by it), each with ``#PLAYOUTS`` (default 1000), or
+``tuned=FILE``, the planning bot with the
 judgement of a result file of ``benchmarks/tune.py``. The same arguments always play
 the same games: game ``i`` is dealt from ``SEED + i // 2``. ``--json`` prints the
 figures as JSON.
@@ -35,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from crapette import parse_rules
-from crapette.bots import Bot
+from crapette.bots import Bot, PlanningBot
 from crapette.simulation import simulate
 from crapette.sprt import elo_interval, game_counts, los, pair_counts, sprt_bounds, sprt_decision, sprt_llr
 
@@ -58,6 +61,21 @@ def bot(spec: str, default_seed: int) -> Bot:
             return planner(Params.from_dict(data["params"]), seed, int(data.get("playouts", 1000)))
         except (OSError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"bad tuned bot {spec!r}: {exc}") from None
+    for kind in ("leaf=", "ranker="):
+        if name.startswith(kind):
+            from crapette.evaluation import Playout  # noqa: PLC0415
+            from crapette.value import LearnedValue, ValueNet  # noqa: PLC0415
+
+            path, _, playouts = name[len(kind):].partition("#")
+            try:
+                seed = int(seed_text) if at else default_seed
+                value = LearnedValue(ValueNet.from_json(Path(path).read_text(encoding="utf-8")))
+                budget = int(playouts) if playouts else PlanningBot.LEVELS["normal"]
+                if kind == "leaf=":
+                    return PlanningBot(seed, budget, evaluator=Playout(leaf=value))
+                return PlanningBot(seed, budget, ranker=value)
+            except (OSError, TypeError, ValueError) as exc:
+                raise ValueError(f"bad {kind[:-1]} bot {spec!r}: {exc}") from None
     return make(spec, default_seed)
 
 

@@ -208,6 +208,10 @@ greedy_scores: Callable[[GameState, Sequence[Move], bool], list[int] | None] = _
 #: The legal moves of ``state`` that reveal a card or end the turn (Draw, End turn, Pass, and plays of the
 #: reserve that uncover a card nobody has seen), in legal order; or None.
 exits: Callable[[GameState], tuple[Move, ...] | None] = _none
+#: ``(ranked, complete)``: the turn ends of ``state`` that the planning bot's stock ranking may put among its
+#: ``most`` best candidates, each ``(TurnEnd, exits, value)``, best first (see
+#: ``crapette.bots.planner``), or None. Arguments: ``state, limit, weights, most``.
+ranked_ends: Callable[[GameState, int, tuple[float, ...], int], tuple[list[tuple[Any, tuple[Move, ...], float]], bool] | None] = _none
 #: ``rng.shuffle(items)`` done in the kernel, drawing the same numbers (True), where ``rng`` is exactly
 #: a :class:`random.Random` and ``items`` a list; else None, and nothing is drawn.
 shuffle: Callable[[random.Random, list[Any]], bool | None] = _none
@@ -236,7 +240,7 @@ def set_enabled(on: bool) -> None:
 
     Switching it on where it is not available does nothing.
     """
-    global _on, evaluate, playout, fast_move, greedy_scores, exits, shuffle, _self_play
+    global _on, evaluate, playout, fast_move, greedy_scores, exits, ranked_ends, shuffle, _self_play
     global encode, value, value_playout
     _on = bool(on) and _C is not None
     if _C is not None:
@@ -249,6 +253,7 @@ def set_enabled(on: bool) -> None:
     fast_move = c.fast_move if c else _none
     greedy_scores = c.greedy_scores if c else _none
     exits = c.exits if c else _none
+    ranked_ends = c.ranked_ends if c else _none
     shuffle = c.shuffle if c else _none
     _self_play = c.self_play if c else _none
     encode = c.encode if c else _none

@@ -316,6 +316,220 @@ done:
     return out;
 }
 
+/* Whether `player`'s reserve top could be played with `player` to move and no card drawn: the position as it is
+ * if so, else a copy made so (crapette.evaluation._reserve_playable). -1 on error. */
+static int reserve_playable(const KRules *R, const KPos *P, int player) {
+    if (P->size[R0 + player] == 0) return 0;
+    uint16_t moves[NACTIONS];
+    int n;
+    if (P->player == player && !P->drawn) {
+        n = k_moves(R, P, moves);
+    } else {
+        KPos *Q = PyMem_Malloc(sizeof(KPos));
+        if (Q == NULL) { PyErr_NoMemory(); return -1; }
+        pos_copy(Q, P);
+        Q->player = (uint8_t)player;
+        Q->drawn = 0;
+        Q->passes = 0;
+        Q->nturn = 0;
+        n = k_moves(R, Q, moves);
+        PyMem_Free(Q);
+    }
+    if (n < 0) return -1;
+    for (int i = 0; i < n; i++)
+        if (KA.kind[moves[i]] == K_PLAY && KA.src[moves[i]] == R0 + player) return 1;
+    return 0;
+}
+
+/* crapette.evaluation.FittedValue().evaluate(state, player) with the weights w[7], term by term in its order
+ * (the same double: the kernel is built without contracting products into fused multiply-adds). */
+static int fitted_value(const KRules *R, const KPos *P, int player, const double *w, double *out) {
+    if (P->why != WHY_NONE) {
+        *out = P->winner < 0 ? 0.0 : P->winner == player ? 1e9 : -1e9;
+        return 0;
+    }
+    int other = 1 - player;
+    double total = w[0] * (double)P->size[R0 + player];
+    total = total + w[1] * (double)(P->size[H0 + player] + P->size[W0 + player]);
+    total = total + w[2] * (double)P->size[R0 + other];
+    total = total + w[3] * (double)(P->size[H0 + other] + P->size[W0 + other]);
+    for (int side = 0; side < 2; side++) {
+        if (w[4 + side] == 0.0) continue;
+        int playable = reserve_playable(R, P, side == 0 ? player : other);
+        if (playable < 0) return -1;
+        total = total + w[4 + side] * (double)playable;
+    }
+    if (w[6] != 0.0) {
+        int empty = 0;
+        for (int t = T0; t < T0 + 8; t++) empty += P->size[t] == 0;
+        total = total + w[6] * (double)empty;
+    }
+    *out = total;
+    return 0;
+}
+
+typedef struct {
+    double value;
+    int32_t index;
+} KRanked;
+
+/* Best value first, then in the listing's order (Python's stable sort, reverse=True). */
+static int ranked_order(const void *a, const void *b) {
+    const KRanked *x = a, *y = b;
+    if (x->value != y->value) return x->value > y->value ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* The TurnEnd of node i of `ends`, made with its parents' (states and paths memoised; NULL on error). */
+static PyObject *end_of(PyObject *state, PyObject *rules, const KEnds *ends, int32_t i, PyObject **states,
+                        PyObject **paths, int32_t *chain) {
+    int32_t depth = 0;   /* a node's ancestors are distinct nodes: at most ends->count of them */
+    for (int32_t j = i; j >= 0 && states[j] == NULL; j = ends->nodes[j].parent) chain[depth++] = j;
+    while (depth > 0) {
+        int32_t j = chain[--depth];
+        const KNode *node = &ends->nodes[j];
+        if (node->parent < 0) {
+            states[j] = Py_NewRef(state);
+            paths[j] = Py_NewRef(G.empty);
+            continue;
+        }
+        PyObject *before = paths[node->parent];
+        Py_ssize_t n = PyTuple_GET_SIZE(before);
+        states[j] = k_from_pos(rules, k_node_pos(ends, j), states[node->parent], node->changed);
+        paths[j] = PyTuple_New(n + 1);
+        if (states[j] == NULL || paths[j] == NULL) return NULL;
+        for (Py_ssize_t m = 0; m < n; m++) PyTuple_SET_ITEM(paths[j], m, Py_NewRef(PyTuple_GET_ITEM(before, m)));
+        PyTuple_SET_ITEM(paths[j], n, Py_NewRef(PyTuple_GET_ITEM(G.moves, node->move)));
+    }
+    return PyObject_CallFunctionObjArgs(G.turn_end_cls, paths[i], states[i], NULL);
+}
+
+/* ranked_ends(state, limit, weights, most) -> (list[(TurnEnd, exits, value)], complete) | None
+ *
+ * The turn ends of turn_ends(state, limit) that the planning bot's stock ranking may put among its `most`
+ * best candidates (crapette.bots.planner._segment_candidates): each end valued by FittedValue with
+ * `weights` (7 floats) for the player to move, best first and in the listing's order among equals; an end
+ * with no way out (exits) that does not finish the game left out; until the ways out reach `most` (1
+ * when the listing is not complete), then every end of the same value as the last. */
+static PyObject *m_ranked_ends(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "ranked_ends(state, limit, weights, most)");
+        return NULL;
+    }
+    if (not_ready()) return NULL;
+    int64_t limit, most;
+    if (k_int_arg(args[1], "ranked_ends(): limit", 1, INT32_MAX, &limit) < 0) return NULL;
+    if (k_int_arg(args[3], "ranked_ends(): most", 1, INT32_MAX, &most) < 0) return NULL;
+    double w[7];
+    if (!PyTuple_Check(args[2]) || PyTuple_GET_SIZE(args[2]) != 7) {
+        PyErr_SetString(PyExc_TypeError, "ranked_ends(): weights must be a tuple of 7 floats");
+        return NULL;
+    }
+    for (int i = 0; i < 7; i++) {
+        PyObject *x = PyTuple_GET_ITEM(args[2], i);
+        if (!PyFloat_CheckExact(x)) {
+            PyErr_SetString(PyExc_TypeError, "ranked_ends(): weights must be a tuple of 7 floats");
+            return NULL;
+        }
+        w[i] = PyFloat_AS_DOUBLE(x);
+        if (!(w[i] - w[i] == 0.0)) {
+            PyErr_SetString(PyExc_ValueError, "ranked_ends(): weights must be finite");
+            return NULL;
+        }
+    }
+    PyObject *caps;
+    const KRules *R;
+    KPos *root = PyMem_Malloc(sizeof(KPos));
+    if (root == NULL) return PyErr_NoMemory();
+    int ok = k_to_pos(args[0], &caps, &R, root);
+    if (ok <= 0) {
+        PyMem_Free(root);
+        return ok < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    int player = root->player;
+    KEnds ends;
+    KRanked *ranked = NULL;
+    int32_t *chain = NULL;
+    PyObject *list = NULL, **states = NULL, **paths = NULL, *out = NULL;
+    int rc = k_turn_ends(R, root, (long)limit, &ends);
+    PyMem_Free(root);
+    if (rc < 0) goto done;
+    if (!ends.complete) most = 1;
+    PyObject *rules = FIELD(args[0], F_RULES);
+    ranked = PyMem_Malloc(sizeof(KRanked) * (size_t)(ends.count ? ends.count : 1));
+    chain = PyMem_Malloc(sizeof(int32_t) * (size_t)(ends.count ? ends.count : 1));
+    states = PyMem_Calloc((size_t)ends.count + 1, sizeof(PyObject *));
+    paths = PyMem_Calloc((size_t)ends.count + 1, sizeof(PyObject *));
+    list = PyList_New(0);
+    if (ranked == NULL || chain == NULL || states == NULL || paths == NULL || list == NULL) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    for (int32_t i = 0; i < ends.count; i++) {
+        ranked[i].index = i;
+        if (fitted_value(R, k_node_pos(&ends, i), player, w, &ranked[i].value) < 0) goto done;
+    }
+    qsort(ranked, (size_t)ends.count, sizeof(KRanked), ranked_order);
+    int64_t wanted = 0;
+    int have_cutoff = 0;
+    double cutoff = 0.0;
+    for (int32_t r = 0; r < ends.count; r++) {
+        double value = ranked[r].value;
+        if (have_cutoff && value != cutoff) break;
+        int32_t i = ranked[r].index;
+        const KPos *P = k_node_pos(&ends, i);
+        int over = P->why != WHY_NONE, m = 0;
+        uint16_t moves[NACTIONS];
+        if (!over) {
+            int n = k_moves(R, P, moves);
+            if (n < 0) goto done;
+            for (int j = 0; j < n; j++) {
+                int kind = KA.kind[moves[j]];
+                if (kind == K_DRAW || kind == K_END || kind == K_PASS || k_reveals(P, moves[j])) moves[m++] = moves[j];
+            }
+            if (m == 0) continue;
+        }
+        PyObject *item = PyTuple_New(3);
+        if (item == NULL) goto done;
+        PyObject *part = end_of(args[0], rules, &ends, i, states, paths, chain);
+        if (part != NULL) {
+            PyTuple_SET_ITEM(item, 0, part);
+            part = moves_tuple(moves, m);
+        }
+        if (part != NULL) {
+            PyTuple_SET_ITEM(item, 1, part);
+            part = PyFloat_FromDouble(value);
+        }
+        if (part == NULL) {
+            Py_DECREF(item);   /* a tuple drops the items it holds, and skips the NULLs */
+            goto done;
+        }
+        PyTuple_SET_ITEM(item, 2, part);
+        int appended = PyList_Append(list, item);
+        Py_DECREF(item);
+        if (appended < 0) goto done;
+        wanted += over ? 1 : m;
+        if (!have_cutoff && wanted >= most) {
+            have_cutoff = 1;
+            cutoff = value;
+        }
+    }
+    out = Py_BuildValue("(OO)", list, ends.complete ? Py_True : Py_False);
+done:
+    if (states != NULL)
+        for (int32_t i = 0; i < ends.count; i++) Py_XDECREF(states[i]);
+    if (paths != NULL)
+        for (int32_t i = 0; i < ends.count; i++) Py_XDECREF(paths[i]);
+    PyMem_Free(states);
+    PyMem_Free(paths);
+    PyMem_Free(ranked);
+    PyMem_Free(chain);
+    Py_XDECREF(list);
+    if (rc == 0) k_ends_free(&ends);
+    Py_DECREF(caps);
+    return out;
+}
+
 int k_self_play_one(const KRules *R, PyObject *rules, PyObject *start, KPos *P, uint64_t seed, int policy,
                     double epsilon, int64_t max_moves, int keep, PyObject **states, PyObject **outcome, int64_t *moves);
 
@@ -411,6 +625,7 @@ static PyMethodDef methods[] = {
     {"greedy_scores", (PyCFunction)(void (*)(void))m_greedy_scores, METH_FASTCALL, "greedy_scores(state, moves, lookahead)"},
     {"turn_ends", (PyCFunction)(void (*)(void))m_turn_ends, METH_FASTCALL, "turn_ends(state, limit)"},
     {"exits", (PyCFunction)(void (*)(void))m_exits, METH_FASTCALL, "exits(state)"},
+    {"ranked_ends", (PyCFunction)(void (*)(void))m_ranked_ends, METH_FASTCALL, "ranked_ends(state, limit, weights, most)"},
     {"shuffle", (PyCFunction)(void (*)(void))m_shuffle, METH_FASTCALL, "shuffle(rng, items)"},
     {"self_play", m_self_play, METH_VARARGS, "self_play(starts, seeds, policy, epsilon, max_moves, keep)"},
     {"net", m_net, METH_VARARGS, "net(hidden_rows, output, clip): a value network for value()"},

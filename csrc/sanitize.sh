@@ -36,7 +36,7 @@ tar --exclude='__pycache__' --exclude='*.so' -cf - crapette tests conftest.py py
 # Compiled straight with the compiler (no setuptools needed), as setup.py builds the kernel.
 include=$("$PYTHON" -c "import sysconfig; print(sysconfig.get_paths()['include'])")
 suffix=$("$PYTHON" -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
-if ! "$CC" -shared -fPIC -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1 \
+if ! "$CC" -shared -fPIC -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1 -ffp-contract=off \
         -I"$include" -Icsrc csrc/*.c -o "$work/repo/crapette/_ckernel$suffix" 2>"$work/build.log"; then
     cat "$work/build.log" >&2
     echo "sanitize.sh: the sanitizer copy of the kernel did not build" >&2

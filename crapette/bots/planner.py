@@ -23,7 +23,7 @@ import random
 import struct
 import time
 import zlib
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 from .._core.checks import MAX_PLAYOUTS, check_int, check_seconds, check_seed
@@ -32,9 +32,10 @@ from .._core.messages import brief
 from .._core.moves import Draw, EndTurn, Move, Pass
 from .._core.shapes import pile_groups
 from .._core.state import GameState, get_fields, raw_state
-from .._core.turns import TurnEnd, follow, position_key, segment_exits, turn_ends
+from .. import kernel
+from .._core.turns import DEFAULT_TURN_LIMIT, TurnEnd, follow, position_key, segment_exits, turn_ends
 from .._views.view import Dealer, PublicView, dealer
-from ..evaluation import Evaluator, FittedValue, Playout, cards_left, evaluate_all
+from ..evaluation import WEIGHTS, Evaluator, FittedValue, Playout, cards_left, evaluate_all
 from ..protocol import Crapette, seeded_rng
 from ._base import checked_view
 
@@ -304,10 +305,16 @@ class PlanningBot:
         # One deal at a time, every candidate left tried in it: memory stays flat.
         rounds = max(1, (len(candidates) - 1).bit_length())
         k = 0  # the deals are numbered across the rounds
-        for _ in range(rounds):
+        # Under a time limit each round also has its share of the time left: a round that would outlast
+        # its share (a budget of playouts too large for the time) stops early, so the halving still happens.
+        started = time.monotonic()
+        for round_number in range(rounds):
             sums = dict.fromkeys(alive, 0.0)
             out_of_time = False
-            for _ in range(max(1, self.playouts // (rounds * len(alive)))):
+            round_over = None if deadline is None else started + (deadline - started) * (round_number + 1) / rounds
+            for deal_number in range(max(1, self.playouts // (rounds * len(alive)))):
+                if round_over is not None and deal_number and time.monotonic() > round_over:
+                    break
                 world: GameState | None = None
                 tried = []
                 for i in alive:
@@ -531,42 +538,26 @@ def _segment_candidates(
     player = v.current_player
     world = deal.deal(None)
     count = v.move_count
-    listed = turn_ends(world)
-    if most is not None and not listed.complete:
-        most = 1
     keys = _Keys(groups)
-    ends: list[tuple[tuple[Any, ...], TurnEnd, list[Move], tuple[tuple[int, int], ...], GameState]] = []
+    ends: list[tuple[tuple[Any, ...], TurnEnd, Sequence[Move], tuple[tuple[int, int], ...], GameState]] = []
     if (ranker is None or type(ranker) is FittedValue) and most is not None:
         # The stock ranking counts cards by kind of pile and asks whether the reserve's top plays:
         # the same for an end as for its piles put in order (they are interchangeable). So the ends are
         # ranked as listed, and only those that may be among the ``most`` best candidates are asked
-        # for their ways out and their keys (which order the ends of equal value).
-        states = []
-        for end in listed:
-            if deadline is not None and states and time.monotonic() > deadline:
-                break
-            states.append(end.state)
-        values = [_RANKER.evaluate(state, player) for state in states]
+        # for their keys (which order the ends of equal value).
+        best, complete = _stock_ends(world, player, most, deadline)
         ranked: list[float] = []
-        wanted = 0
-        cutoff = None
-        for i in sorted(range(len(states)), key=values.__getitem__, reverse=True):
-            value = values[i]
-            if cutoff is not None and value != cutoff:
-                break
-            end = listed[i]
-            over = end.state.is_over
-            # An end with no way out (only more moves that reveal nothing) is no place to stop.
-            exits = [] if over else segment_exits(end.state)
-            if not (exits or over):
-                continue
+        for end, exits, value in best:
             key, swaps = keys.arrange(end.state)
             ends.append((key, end, exits, swaps, end.state))
             ranked.append(value)
-            wanted += 1 if over else len(exits)
-            if cutoff is None and wanted >= most:
-                cutoff = value  # the ends of the same value are needed too, for their order
+        if not complete:
+            most = 1
     else:
+        listed = turn_ends(world)
+        complete = listed.complete
+        if most is not None and not complete:
+            most = 1
         for end in listed:
             if deadline is not None and ends and time.monotonic() > deadline:
                 break
@@ -589,7 +580,51 @@ def _segment_candidates(
         where = {src: to for to, src in swaps}
         for exit_key, x in sorted(((_exit_key(x, where), x) for x in exits), key=lambda w: w[0]):
             found.append(_Candidate((*end.moves, x), (key, exit_key), swaps, end.moves))
-    return found, listed.complete
+    return found, complete
+
+
+def _stock_ends(
+    world: GameState, player: int, most: int, deadline: float | None, limit: int = DEFAULT_TURN_LIMIT
+) -> tuple[list[tuple[TurnEnd, Sequence[Move], float]], bool]:
+    """The turn ends of ``world`` the stock ranking may put among the ``most`` best candidates, and whether all were listed.
+
+    Each end with its ways out and its value, best first and in the listing's
+    order among equals; an end with no way out that does not finish the game
+    left out; until the ways out reach ``most`` (1 where the listing is not
+    complete), then every end of the same value as the last. The compiled
+    kernel does it all where it runs (without a deadline).
+    """
+    if deadline is None:
+        found = kernel.ranked_ends(world, limit, WEIGHTS, most)
+        if found is not None:
+            return found
+    listed = turn_ends(world, limit=limit)
+    if not listed.complete:
+        most = 1
+    states = []
+    for end in listed:
+        if deadline is not None and states and time.monotonic() > deadline:
+            break
+        states.append(end.state)
+    values = [_RANKER.evaluate(state, player) for state in states]
+    best: list[tuple[TurnEnd, Sequence[Move], float]] = []
+    wanted = 0
+    cutoff = None
+    for i in sorted(range(len(states)), key=values.__getitem__, reverse=True):
+        value = values[i]
+        if cutoff is not None and value != cutoff:
+            break
+        end = listed[i]
+        over = end.state.is_over
+        # An end with no way out (only more moves that reveal nothing) is no place to stop.
+        exits = () if over else segment_exits(end.state)
+        if not (exits or over):
+            continue
+        best.append((end, exits, value))
+        wanted += 1 if over else len(exits)
+        if cutoff is None and wanted >= most:
+            cutoff = value  # the ends of the same value are needed too, for their order
+    return best, listed.complete
 
 
 def _turn_positions(state: GameState, reached: Iterable[GameState]) -> frozenset[Hashable]:
