@@ -209,9 +209,9 @@ greedy_scores: Callable[[GameState, Sequence[Move], bool], list[int] | None] = _
 #: reserve that uncover a card nobody has seen), in legal order; or None.
 exits: Callable[[GameState], tuple[Move, ...] | None] = _none
 #: ``(ranked, complete)``: the turn ends of ``state`` that the planning bot's stock ranking may put among its
-#: ``most`` best candidates, each ``(TurnEnd, exits, value)``, best first (see
-#: ``crapette.bots.planner``), or None. Arguments: ``state, limit, weights, most``.
-ranked_ends: Callable[[GameState, int, tuple[float, ...], int], tuple[list[tuple[Any, tuple[Move, ...], float]], bool] | None] = _none
+#: ``most`` best candidates, each ``(TurnEnd, exits, value, key, swaps)``, best first (see
+#: ``crapette.bots.planner``), or None. Arguments: ``state, limit, weights, most, groups``.
+ranked_ends: Callable[..., tuple[list[tuple[Any, ...]], bool] | None] = _none
 #: ``rng.shuffle(items)`` done in the kernel, drawing the same numbers (True), where ``rng`` is exactly
 #: a :class:`random.Random` and ``items`` a list; else None, and nothing is drawn.
 shuffle: Callable[[random.Random, list[Any]], bool | None] = _none

@@ -404,16 +404,150 @@ static PyObject *end_of(PyObject *state, PyObject *rules, const KEnds *ends, int
     return PyObject_CallFunctionObjArgs(G.turn_end_cls, paths[i], states[i], NULL);
 }
 
-/* ranked_ends(state, limit, weights, most) -> (list[(TurnEnd, exits, value)], complete) | None
+/* The piles' cards (their indexes, bottom to top) of P as bytes, into ids[NPILES] (new references); -1 on error. */
+static int pile_bytes(const KPos *P, PyObject **ids) {
+    char buf[NCARDS];
+    for (int p = 0; p < NPILES; p++) {
+        int n = P->size[p], c = P->top[p];
+        for (int i = n - 1; i >= 0; i--) {
+            buf[i] = (char)c;
+            c = P->below[c];
+        }
+        ids[p] = PyBytes_FromStringAndSize(buf, n);
+        if (ids[p] == NULL) {
+            for (int q = 0; q < p; q++) Py_DECREF(ids[q]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* bytes a < b as Python orders them. */
+static int bytes_less(PyObject *a, PyObject *b) {
+    Py_ssize_t n = PyBytes_GET_SIZE(a), m = PyBytes_GET_SIZE(b);
+    int c = memcmp(PyBytes_AS_STRING(a), PyBytes_AS_STRING(b), (size_t)(n < m ? n : m));
+    return c < 0 || (c == 0 && n < m);
+}
+
+/* crapette.bots.planner._Keys.arrange of `state` (whose position is P): (key, swaps), a new reference or NULL.
+ * groups: per group of more than one interchangeable pile, (the piles as given, the same in ascending order). */
+static PyObject *arranged_key(PyObject *state, const KPos *P, PyObject *groups) {
+    PyObject *ids[NPILES], *out = NULL, *swaps = NULL, *key = NULL, *piles = NULL, *turn = NULL;
+    if (pile_bytes(P, ids) < 0) return NULL;
+    swaps = PyList_New(0);
+    if (swaps == NULL) goto done;
+    PyObject *turn_moves = FIELD(state, F_TURN_MOVES);
+    Py_ssize_t nturn = PyTuple_GET_SIZE(turn_moves);
+    if (nturn == 0) {   /* turn moves name piles: then the order stays */
+        for (Py_ssize_t g = 0; g < PyList_GET_SIZE(groups); g++) {
+            PyObject *pair = PyList_GET_ITEM(groups, g);
+            PyObject *group = PyTuple_GET_ITEM(pair, 0), *ascending = PyTuple_GET_ITEM(pair, 1);
+            Py_ssize_t n = PyTuple_GET_SIZE(group);
+            int place[NPILES], order[NPILES];
+            for (Py_ssize_t i = 0; i < n; i++) {
+                place[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(group, i));
+                order[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(ascending, i));
+            }
+            /* A stable sort of the places in ascending order by their piles. */
+            for (Py_ssize_t i = 1; i < n; i++) {
+                int x = order[i];
+                Py_ssize_t j = i;
+                while (j > 0 && bytes_less(ids[x], ids[order[j - 1]])) {
+                    order[j] = order[j - 1];
+                    j--;
+                }
+                order[j] = x;
+            }
+            PyObject *old[NPILES];
+            for (Py_ssize_t i = 0; i < n; i++) old[i] = ids[order[i]];
+            for (Py_ssize_t i = 0; i < n; i++) Py_INCREF(old[i]);
+            for (Py_ssize_t i = 0; i < n; i++) {
+                int to = place[i], src = order[i];
+                if (to == src) continue;
+                PyObject *swap = Py_BuildValue("(ii)", to, src);
+                int bad = swap == NULL || PyList_Append(swaps, swap) < 0;
+                Py_XDECREF(swap);
+                if (bad) {
+                    for (Py_ssize_t k = 0; k < n; k++) Py_DECREF(old[k]);
+                    goto done;
+                }
+            }
+            for (Py_ssize_t i = 0; i < n; i++) Py_SETREF(ids[place[i]], old[i]);   /* hands over old's reference */
+        }
+    }
+    piles = PyTuple_New(NPILES);
+    turn = PyTuple_New(nturn);
+    if (piles == NULL || turn == NULL) goto done;
+    for (int p = 0; p < NPILES; p++) PyTuple_SET_ITEM(piles, p, Py_NewRef(ids[p]));
+    for (Py_ssize_t i = 0; i < nturn; i++) {
+        PyObject *text = PyObject_Str(PyTuple_GET_ITEM(turn_moves, i));
+        if (text == NULL) goto done;
+        PyTuple_SET_ITEM(turn, i, text);
+    }
+    key = PyTuple_Pack(10, piles, FIELD(state, F_PLAYER), FIELD(state, F_DRAWN), FIELD(state, F_PASSES),
+                       FIELD(state, F_EXHAUSTED), FIELD(state, F_PLAYED), FIELD(state, F_COUNTERS),
+                       FIELD(state, F_HAND_KNOWN), FIELD(state, F_RESERVE_KNOWN), turn);
+    if (key == NULL) goto done;
+    PyObject *swapped = PyList_AsTuple(swaps);
+    out = swapped == NULL ? NULL : PyTuple_New(2);
+    if (out == NULL) {
+        Py_XDECREF(swapped);
+        Py_DECREF(key);
+        goto done;
+    }
+    PyTuple_SET_ITEM(out, 0, key);
+    PyTuple_SET_ITEM(out, 1, swapped);
+done:
+    for (int p = 0; p < NPILES; p++) Py_DECREF(ids[p]);
+    Py_XDECREF(swaps);
+    Py_XDECREF(piles);
+    Py_XDECREF(turn);
+    return out;
+}
+
+/* Whether groups is a list of (piles, the same piles in ascending order): two tuples of as many distinct pile
+ * numbers, at most NPILES. */
+static int groups_ok(PyObject *groups) {
+    if (!PyList_CheckExact(groups)) return 0;
+    for (Py_ssize_t g = 0; g < PyList_GET_SIZE(groups); g++) {
+        PyObject *pair = PyList_GET_ITEM(groups, g);
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return 0;
+        PyObject *a = PyTuple_GET_ITEM(pair, 0), *b = PyTuple_GET_ITEM(pair, 1);
+        if (!PyTuple_CheckExact(a) || !PyTuple_CheckExact(b) || PyTuple_GET_SIZE(a) != PyTuple_GET_SIZE(b)
+            || PyTuple_GET_SIZE(a) > NPILES)
+            return 0;
+        uint32_t in_a = 0, in_b = 0;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(a); i++) {
+            PyObject *x = PyTuple_GET_ITEM(a, i), *y = PyTuple_GET_ITEM(b, i);
+            if (!PyLong_CheckExact(x) || !PyLong_CheckExact(y)) return 0;
+            long u = PyLong_AsLong(x), v = PyLong_AsLong(y);
+            if (u < 0 || u >= NPILES || v < 0 || v >= NPILES || (in_a >> u & 1) || (in_b >> v & 1)) {
+                PyErr_Clear();
+                return 0;
+            }
+            in_a |= 1u << u;
+            in_b |= 1u << v;
+        }
+        if (in_a != in_b) return 0;
+    }
+    return 1;
+}
+
+/* ranked_ends(state, limit, weights, most, groups) -> (list[(TurnEnd, exits, value, key, swaps)], complete) | None
  *
  * The turn ends of turn_ends(state, limit) that the planning bot's stock ranking may put among its `most`
  * best candidates (crapette.bots.planner._segment_candidates): each end valued by FittedValue with
  * `weights` (7 floats) for the player to move, best first and in the listing's order among equals; an end
  * with no way out (exits) that does not finish the game left out; until the ways out reach `most` (1
- * when the listing is not complete), then every end of the same value as the last. */
+ * when the listing is not complete), then every end of the same value as the last. Each with the key and
+ * swaps that put its interchangeable piles (groups, see groups_ok) in order (_Keys.arrange). */
 static PyObject *m_ranked_ends(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "ranked_ends(state, limit, weights, most)");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "ranked_ends(state, limit, weights, most, groups)");
+        return NULL;
+    }
+    if (!groups_ok(args[4])) {
+        PyErr_SetString(PyExc_TypeError, "ranked_ends(): groups must be a list of (piles, piles in ascending order)");
         return NULL;
     }
     if (not_ready()) return NULL;
@@ -489,7 +623,7 @@ static PyObject *m_ranked_ends(PyObject *self, PyObject *const *args, Py_ssize_t
             }
             if (m == 0) continue;
         }
-        PyObject *item = PyTuple_New(3);
+        PyObject *item = PyTuple_New(5);
         if (item == NULL) goto done;
         PyObject *part = end_of(args[0], rules, &ends, i, states, paths, chain);
         if (part != NULL) {
@@ -500,11 +634,18 @@ static PyObject *m_ranked_ends(PyObject *self, PyObject *const *args, Py_ssize_t
             PyTuple_SET_ITEM(item, 1, part);
             part = PyFloat_FromDouble(value);
         }
-        if (part == NULL) {
+        PyObject *keyed = NULL;
+        if (part != NULL) {
+            PyTuple_SET_ITEM(item, 2, part);
+            keyed = arranged_key(states[i], P, args[4]);
+        }
+        if (keyed == NULL) {
             Py_DECREF(item);   /* a tuple drops the items it holds, and skips the NULLs */
             goto done;
         }
-        PyTuple_SET_ITEM(item, 2, part);
+        PyTuple_SET_ITEM(item, 3, Py_NewRef(PyTuple_GET_ITEM(keyed, 0)));
+        PyTuple_SET_ITEM(item, 4, Py_NewRef(PyTuple_GET_ITEM(keyed, 1)));
+        Py_DECREF(keyed);
         int appended = PyList_Append(list, item);
         Py_DECREF(item);
         if (appended < 0) goto done;
@@ -625,7 +766,7 @@ static PyMethodDef methods[] = {
     {"greedy_scores", (PyCFunction)(void (*)(void))m_greedy_scores, METH_FASTCALL, "greedy_scores(state, moves, lookahead)"},
     {"turn_ends", (PyCFunction)(void (*)(void))m_turn_ends, METH_FASTCALL, "turn_ends(state, limit)"},
     {"exits", (PyCFunction)(void (*)(void))m_exits, METH_FASTCALL, "exits(state)"},
-    {"ranked_ends", (PyCFunction)(void (*)(void))m_ranked_ends, METH_FASTCALL, "ranked_ends(state, limit, weights, most)"},
+    {"ranked_ends", (PyCFunction)(void (*)(void))m_ranked_ends, METH_FASTCALL, "ranked_ends(state, limit, weights, most, groups)"},
     {"shuffle", (PyCFunction)(void (*)(void))m_shuffle, METH_FASTCALL, "shuffle(rng, items)"},
     {"self_play", m_self_play, METH_VARARGS, "self_play(starts, seeds, policy, epsilon, max_moves, keep)"},
     {"net", m_net, METH_VARARGS, "net(hidden_rows, output, clip): a value network for value()"},

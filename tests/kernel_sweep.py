@@ -29,7 +29,12 @@ from crapette.evaluation import CardCount, Playout
 from crapette._core.moves import Draw, EndTurn, Move, Pass
 from crapette._core.options import Choice, Count, Flag, Limit, OptionalPart, Part, Parts, Subset
 from crapette._core.turns import python_turn_ends
-from crapette.bots.planner import _stock_ends
+from crapette._core.shapes import pile_groups
+from crapette.bots.planner import _Keys, _stock_ends
+
+
+def _keys(state: GameState) -> _Keys:
+    return _Keys(pile_groups(state.rules))
 import crapette.variants  # noqa: F401  (its parts are registered, and drawn)
 
 
@@ -148,7 +153,7 @@ def check_position(state: GameState, *, ends: bool = False, playouts: bool = Fal
     if playouts and not state.is_over:
         kernel_values += [playout(state, 0), playout(state, 1)]
     kernel_ends = turn_ends(state, limit=limit) if ends else None
-    stock = [_stock_ends(state, state.current_player, most, None, limit) for most in (1, 5, 40)] if ends else []
+    stock = [_stock_ends(state, state.current_player, most, None, _keys(state), limit) for most in (1, 5, 40)] if ends else []
     with pure():
         python_values: list[Any] = []
         if not state.is_over:
@@ -157,13 +162,15 @@ def check_position(state: GameState, *, ends: bool = False, playouts: bool = Fal
         if playouts and not state.is_over:
             python_values += [playout(state, 0), playout(state, 1)]
         python_ends = python_turn_ends(state, limit) if ends else None
-        python_stock = [_stock_ends(state, state.current_player, most, None, limit) for most in (1, 5, 40)] if ends else []
+        python_stock = [
+            _stock_ends(state, state.current_player, most, None, _keys(state), limit) for most in (1, 5, 40)
+        ] if ends else []
     assert kernel_values == python_values, (where, kernel_values, python_values)
     # The planning bot's stock ranking of the turn ends, the best of them.
     for (k_best, k_complete), (p_best, p_complete) in zip(stock, python_stock):
         assert k_complete == p_complete, where
-        assert [(e.moves, tuple(x), v) for e, x, v in k_best] == [(e.moves, tuple(x), v) for e, x, v in p_best], where
-        for (k, _, _), (p, _, _) in zip(k_best, p_best):
+        assert [(e.moves, tuple(x), *rest) for e, x, *rest in k_best] == [(e.moves, tuple(x), *rest) for e, x, *rest in p_best], where
+        for (k, *_), (p, *_) in zip(k_best, p_best):
             _same_state(k.state, p.state, (where, k.moves))
     if kernel_ends is not None and python_ends is not None:
         assert kernel_ends.complete == python_ends.complete, where

@@ -449,7 +449,7 @@ class _Keys:
     (the states of a turn share their piles).
     """
 
-    __slots__ = ("groups", "kept", "memo")
+    __slots__ = ("groups", "kept", "memo", "tuples")
 
     def __init__(self, groups: tuple[tuple[int, ...], ...]) -> None:
         self.memo: dict[int, bytes] = {}
@@ -457,6 +457,8 @@ class _Keys:
         self.kept: list[tuple[Any, ...]] = []
         # Each group of more than one pile, as given and in ascending order.
         self.groups = [(list(group), sorted(group)) for group in groups if len(group) > 1]
+        #: The same as tuples, for the compiled kernel.
+        self.tuples = [(tuple(group), tuple(ascending)) for group, ascending in self.groups]
 
     def arrange(self, state: GameState) -> tuple[tuple[Any, ...], tuple[tuple[int, int], ...]]:
         """The key of ``state`` (all it holds but its move count) with its piles in order, and the (to, from) swaps."""
@@ -545,10 +547,9 @@ def _segment_candidates(
         # the same for an end as for its piles put in order (they are interchangeable). So the ends are
         # ranked as listed, and only those that may be among the ``most`` best candidates are asked
         # for their keys (which order the ends of equal value).
-        best, complete = _stock_ends(world, player, most, deadline)
+        best, complete = _stock_ends(world, player, most, deadline, keys)
         ranked: list[float] = []
-        for end, exits, value in best:
-            key, swaps = keys.arrange(end.state)
+        for end, exits, value, key, swaps in best:
             ends.append((key, end, exits, swaps, end.state))
             ranked.append(value)
         if not complete:
@@ -584,18 +585,19 @@ def _segment_candidates(
 
 
 def _stock_ends(
-    world: GameState, player: int, most: int, deadline: float | None, limit: int = DEFAULT_TURN_LIMIT
-) -> tuple[list[tuple[TurnEnd, Sequence[Move], float]], bool]:
+    world: GameState, player: int, most: int, deadline: float | None, keys: _Keys, limit: int = DEFAULT_TURN_LIMIT
+) -> tuple[list[tuple[TurnEnd, Sequence[Move], float, tuple[Any, ...], tuple[tuple[int, int], ...]]], bool]:
     """The turn ends of ``world`` the stock ranking may put among the ``most`` best candidates, and whether all were listed.
 
     Each end with its ways out and its value, best first and in the listing's
-    order among equals; an end with no way out that does not finish the game
-    left out; until the ways out reach ``most`` (1 where the listing is not
-    complete), then every end of the same value as the last. The compiled
-    kernel does it all where it runs (without a deadline).
+    order among equals, with its key and swaps (``keys.arrange``); an end
+    with no way out that does not finish the game left out; until the ways out
+    reach ``most`` (1 where the listing is not complete), then every end of the
+    same value as the last. The compiled kernel does it all where it runs
+    (without a deadline).
     """
     if deadline is None:
-        found = kernel.ranked_ends(world, limit, WEIGHTS, most)
+        found = kernel.ranked_ends(world, limit, WEIGHTS, most, keys.tuples)
         if found is not None:
             return found
     listed = turn_ends(world, limit=limit)
@@ -607,7 +609,7 @@ def _stock_ends(
             break
         states.append(end.state)
     values = [_RANKER.evaluate(state, player) for state in states]
-    best: list[tuple[TurnEnd, Sequence[Move], float]] = []
+    best: list[tuple[TurnEnd, Sequence[Move], float, tuple[Any, ...], tuple[tuple[int, int], ...]]] = []
     wanted = 0
     cutoff = None
     for i in sorted(range(len(states)), key=values.__getitem__, reverse=True):
@@ -620,7 +622,7 @@ def _stock_ends(
         exits = () if over else segment_exits(end.state)
         if not (exits or over):
             continue
-        best.append((end, exits, value))
+        best.append((end, exits, value, *keys.arrange(end.state)))
         wanted += 1 if over else len(exits)
         if cutoff is None and wanted >= most:
             cutoff = value  # the ends of the same value are needed too, for their order

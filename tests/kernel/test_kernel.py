@@ -50,7 +50,12 @@ from crapette._formats.actions import NUM_ACTIONS, action_to_move
 from crapette._core.options import Flag, option
 from crapette._core.state import raw_state
 from crapette.bots import GreedyBot, PlanningBot, SearchBot
+from crapette._core.shapes import pile_groups
+from crapette.bots.planner import _Keys
 from crapette.evaluation import WEIGHTS
+
+#: The planner's groups of interchangeable piles in classic, as the kernel's ranked_ends takes them.
+GROUPS = _Keys(pile_groups(RuleSet.classic())).tuples
 from crapette.selfplay import self_play
 from crapette.strategies import game_states, rulesets
 from crapette.variants import NoProgress
@@ -419,13 +424,15 @@ def test_the_kernel_ranks_turn_ends_by_any_weights_as_the_fitted_value_counts() 
         for _ in range(rng.randrange(30, 90)):
             state = apply_move(state, rng.choice(legal_moves(state)))
         weights = tuple(rng.choice([0.0, rng.uniform(-1, 1)]) for _ in range(7))
-        found = _ckernel.ranked_ends(state, 500, weights, 10**6)
+        found = _ckernel.ranked_ends(state, 500, weights, 10**6, GROUPS)
         assert found is not None
         best, complete = found
         player = state.current_player
-        values = [value for _, _, value in best]
+        values = [value for _, _, value, _, _ in best]
         assert values == sorted(values, reverse=True) and len(best) > 0
-        for end, exits, value in best:
+        keys = _Keys(pile_groups(state.rules))
+        for end, exits, value, key, swaps in best:
+            assert (key, swaps) == keys.arrange(end.state)
             if end.state.is_over:
                 continue
             assert value == sum(w * x for w, x in zip(weights, features(end.state, player)))
@@ -435,17 +442,20 @@ def test_the_kernel_ranks_turn_ends_by_any_weights_as_the_fitted_value_counts() 
 
 @needs_kernel
 @pytest.mark.parametrize(("args", "error", "word"), [
-    ((100, (1.0,) * 6, 5), TypeError, "weights"), ((100, (1,) * 7, 5), TypeError, "weights"),
-    ((100, (float("inf"),) * 7, 5), ValueError, "finite"), ((100, (float("nan"),) * 7, 5), ValueError, "finite"),
-    ((0, (1.0,) * 7, 5), ValueError, "limit"), ((100, (1.0,) * 7, 0), ValueError, "most"),
-    ((100, (1.0,) * 7, True), TypeError, "most"), ((100, [1.0] * 7, 5), TypeError, "weights"),
+    ((100, (1.0,) * 6, 5, []), TypeError, "weights"), ((100, (1,) * 7, 5, []), TypeError, "weights"),
+    ((100, (float("inf"),) * 7, 5, []), ValueError, "finite"), ((100, (float("nan"),) * 7, 5, []), ValueError, "finite"),
+    ((0, (1.0,) * 7, 5, []), ValueError, "limit"), ((100, (1.0,) * 7, 0, []), ValueError, "most"),
+    ((100, (1.0,) * 7, True, []), TypeError, "most"), ((100, [1.0] * 7, 5, []), TypeError, "weights"),
+    ((100, (1.0,) * 7, 5, ()), TypeError, "groups"), ((100, (1.0,) * 7, 5, [((1, 22), (1, 22))]), TypeError, "groups"),
+    ((100, (1.0,) * 7, 5, [((1, 1), (1, 1))]), TypeError, "groups"), ((100, (1.0,) * 7, 5, [((1, 2), (1, 3))]), TypeError, "groups"),
+    ((100, (1.0,) * 7, 5, [((1, 2),)]), TypeError, "groups"), ((100, (1.0,) * 7, 5, [((1, -(10**30)), (1, 2))]), TypeError, "groups"),
 ])
 def test_the_kernels_ranked_ends_checks_its_arguments_itself(args: tuple[Any, ...], error: type[Exception], word: str) -> None:
     from crapette import _ckernel
 
     with pytest.raises(error, match=word):
         _ckernel.ranked_ends(new_game("classic", seed=1), *args)
-    assert _ckernel.ranked_ends(5, 100, (1.0,) * 7, 5) is None  # not a state: left to the Python engine
+    assert _ckernel.ranked_ends(5, 100, (1.0,) * 7, 5, []) is None  # not a state: left to the Python engine
 
 
 @needs_kernel
@@ -492,9 +502,10 @@ def _entry_point_calls() -> list[tuple[str, Any]]:
         ("turn_ends", lambda: _ckernel.turn_ends(state, 100)),
         ("turn_ends: bad limit", lambda: _ckernel.turn_ends(state, -(10**30))),
         ("turn_ends: not a state", lambda: _ckernel.turn_ends(5, 100)),
-        ("ranked_ends", lambda: _ckernel.ranked_ends(state, 100, WEIGHTS, 5)),
-        ("ranked_ends: bad weights", lambda: _ckernel.ranked_ends(state, 100, (1.0,), 5)),
-        ("ranked_ends: bad most", lambda: _ckernel.ranked_ends(state, 100, WEIGHTS, 0)),
+        ("ranked_ends", lambda: _ckernel.ranked_ends(state, 100, WEIGHTS, 5, GROUPS)),
+        ("ranked_ends: bad weights", lambda: _ckernel.ranked_ends(state, 100, (1.0,), 5, GROUPS)),
+        ("ranked_ends: bad most", lambda: _ckernel.ranked_ends(state, 100, WEIGHTS, 0, GROUPS)),
+        ("ranked_ends: bad groups", lambda: _ckernel.ranked_ends(state, 100, WEIGHTS, 5, [((1, 2), (2, 2))])),
         ("self_play", lambda: _ckernel.self_play([state], [1], 1, 0.0, 30, 2)),
         ("self_play: bad seed", lambda: _ckernel.self_play([state], [-1], 1, 0.0, 30, 2)),
         ("self_play: not a state", lambda: _ckernel.self_play([state, 5], [1, 2], 1, 0.0, 30, 2)),
