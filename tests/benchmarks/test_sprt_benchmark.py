@@ -55,12 +55,29 @@ def test_too_few_games_is_inconclusive(capsys: pytest.CaptureFixture[str]) -> No
         ["--alpha", "1.5"],
         ["--bots", "greedy,nobot"],
         ["--bots", "tuned=/no/such/file.json,greedy"],
+        ["--bots", "leaf=/no/such/file.json,greedy"],
+        ["--bots", "ranker=crapette/data/value-classic.json#many,greedy"],
+        ["--bots", "playouts=-1,greedy"],
+        ["--bots", "seconds=soon,greedy"],
     ],
 )
 def test_bad_arguments(argv: list[str]) -> None:
     with pytest.raises(SystemExit) as exc:
         sprt.main(argv)
     assert exc.value.code == 2
+
+
+def test_the_bots_of_a_network_a_budget_or_a_time() -> None:
+    from crapette.bots import MAX_PLAYOUTS, PlanningBot
+    from crapette.evaluation import Playout
+    from crapette.value import net_for
+
+    path = str(Path(__file__).resolve().parents[2] / "crapette" / "data" / "value-classic.json")
+    value = LearnedValue(net_for("classic"))
+    assert sprt.bot(f"leaf={path}", 4) == PlanningBot(4, 1000, evaluator=Playout(leaf=value))
+    assert sprt.bot(f"ranker={path}#60@9", 4) == PlanningBot(9, 60, ranker=value)
+    assert sprt.bot("playouts=64", 4) == PlanningBot(4, 64)
+    assert sprt.bot("seconds=0.01@2", 4) == PlanningBot(2, MAX_PLAYOUTS, seconds=0.01)
 
 
 def test_the_stock_count_as_a_network() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import zlib
 
 import pytest
 
@@ -313,6 +314,37 @@ def test_a_time_limit_stops_a_plan_with_the_best_it_has(monkeypatch: pytest.Monk
     judge.asked = 0
     assert PlanningBot(seed=1, playouts=100_000, seconds=2, evaluator=judge).plan(v) in paths and judge.asked <= 2
     assert pickle.loads(pickle.dumps(bot)) == bot and bot != PlanningBot(seed=1, playouts=100_000)
+
+
+class _Recorded:
+    """An evaluator that keeps what it is asked about (the face-up piles and whose turn: the same in every
+    deal of the unseen cards), and values each by its text."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def evaluate(self, state: GameState, player: int, rng: random.Random) -> float:
+        text = f"{state.piles[:16]} {state.current_player} {state.drawn}"
+        self.asked.append(text)
+        return float(zlib.crc32(text.encode()) % 1000)
+
+
+def test_under_a_time_limit_the_halving_still_drops_the_worse_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A budget of playouts far too large for the time: each round of the halving stops at its share of the
+    # time, so the last playouts go to the best two candidates, not to every candidate in turn.
+    from crapette.bots import planner
+
+    clock = [0.0]
+
+    def tick() -> float:
+        clock[0] += 1.0
+        return clock[0]
+
+    monkeypatch.setattr(planner.time, "monotonic", tick)
+    judge = _Recorded()
+    PlanningBot(seed=1, playouts=1_000_000, seconds=3000, evaluator=judge).plan(view(new_game("classic", seed=0)))
+    candidates = len(set(judge.asked))
+    assert candidates > 8 and len(set(judge.asked[-8:])) <= 2
 
 
 class _Fixed(PlanningBot):
