@@ -581,7 +581,7 @@ def _games(deals: np.ndarray) -> list[tuple[int, int]]:
 def _td_targets(chances: np.ndarray, outcomes: np.ndarray, games: list[tuple[int, int]], lam: float) -> np.ndarray:
     """TD(lambda) targets: along each game, for each side, ``(1 - lam) * chance[next] + lam * target[next]``,
     the last position's target its result (samples outside ``games`` keep their result)."""
-    targets = outcomes.astype(np.float32).copy()
+    targets: np.ndarray = outcomes.astype(np.float32).copy()
     for start, stop in games:
         for side in (start, start + 1):
             rows = np.arange(side, stop, 2)

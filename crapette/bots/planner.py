@@ -375,6 +375,8 @@ _CACHED_VALUES = 20_000
 #: The seed of deal k of a segment is the segment's seed plus k times this.
 _DEAL_STEP = 1 << 100
 _INDEX = operator.attrgetter("index")
+#: raw_state, given a state's fields and its outcome in one list.
+_RAW_STATE: Callable[..., GameState] = raw_state
 
 
 def segment_seed(seed: int, v: PublicView) -> int:
@@ -515,7 +517,8 @@ def _arranged(state: GameState, swaps: tuple[tuple[int, int], ...], count: int) 
             piles[to] = old[src]
         fields[1] = tuple(piles)
     fields[3] = count
-    return raw_state(*fields, state.outcome)
+    fields.append(state.outcome)  # the engine's first entry: a finished game stays finished
+    return _RAW_STATE(*fields)
 
 
 def _segment_candidates(
@@ -603,7 +606,7 @@ def _stock_ends(
     listed = turn_ends(world, limit=limit)
     if not listed.complete:
         most = 1
-    states = []
+    states: list[GameState] = []
     for end in listed:
         if deadline is not None and states and time.monotonic() > deadline:
             break
