@@ -439,6 +439,7 @@ def fit(
     name: str = "classic",
     made: str = "",
     td_lambda: float | None = None,
+    start: ValueNet | None = None,
     progress: Callable[[int, float, float], None] | None = None,
 ) -> tuple[ValueNet, dict[str, float]]:
     """A :class:`~crapette.value.ValueNet` fitted to ``samples``, and its log losses.
@@ -466,6 +467,11 @@ def fit(
     ``"greedy"``, ``"value"`` and ``"planner"`` policies. The held-out losses
     are measured against the results in both phases.
 
+    ``start`` (a :class:`~crapette.value.ValueNet` over the same features)
+    is where the training starts instead of random weights: a generation
+    trained on from the one before it. Its hidden units and ``clip`` are then
+    the network's, whatever ``hidden`` and ``clip`` say.
+
     :raises ValueError: if no sample is left to train on, a count is out of
         range, ``rate`` is not positive, ``l2`` negative, or ``holdout`` not
         from 0 to less than 1.
@@ -489,6 +495,10 @@ def fit(
         isinstance(td_lambda, bool) or not isinstance(td_lambda, (int, float)) or not 0.0 <= td_lambda <= 1.0
     ):
         raise ValueError(f"td_lambda must be a number from 0 to 1, got {brief(td_lambda)}")
+    if start is not None:
+        if not isinstance(start, ValueNet):
+            raise TypeError(f"start must be a ValueNet, got {type(start).__name__}")
+        hidden, clip = len(start.hidden), start.clip
     train, held = _split(samples, holdout)
     if len(train) == 0:
         raise ValueError("no samples to train on")
@@ -502,6 +512,14 @@ def fit(
     b1 = np.full(hidden, 0.5, np.float32)
     w2 = (rng.standard_normal(hidden) * np.sqrt(1.0 / hidden)).astype(np.float32)
     b2 = np.float32(0.0)
+    if start is not None:
+        # The integer weights back to floats, the first layer unfolded from the inputs' scales.
+        one = float(1 << SCALE_BITS)
+        rows = np.array(start.hidden, np.float64)
+        b1 = (rows[:, 0] / one).astype(np.float32)
+        w1 = (rows[:, 1:].T / one * scale[:, None]).astype(np.float32)
+        w2 = (np.array(start.output[1:], np.float64) / one).astype(np.float32)
+        b2 = np.float32(start.output[0] / one)
     params = [w1, b1, w2, np.array([b2], np.float32)]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -700,6 +718,8 @@ def _parser() -> argparse.ArgumentParser:
     fitter.add_argument("--td-lambda", type=float,
                         help="after --epochs on the results, as many on TD(lambda) targets with this lambda, "
                         "from 0 to 1 (default: the results only)")
+    fitter.add_argument("--start", help="a network to train on from (a JSON file written by fit) instead of "
+                        "random weights; its size is kept")
     fitter.add_argument("--name", default="classic",
                         help="the network's name: the rules it was trained on (default: %(default)s)")
     fitter.add_argument("--out", required=True, help="the file to write the network to (JSON)")
@@ -768,8 +788,12 @@ def _run(args: argparse.Namespace, command: str) -> None:
         def epoch_said(epoch: int, train: float, held: float) -> None:
             print(f"epoch {epoch}: train {train:.4f}, held out {held:.4f}", file=sys.stderr, flush=True)
 
+        start = _read_net(args.start) if args.start else None
+        # A network trained on from another carries the commands that made that one first.
+        made = (start.made,) if start is not None and start.made else ()
         net, report = fit(samples, hidden=args.hidden, epochs=args.epochs, rate=args.rate, seed=args.seed,
-                          name=args.name, td_lambda=args.td_lambda, made=" && ".join((*samples.made, command)), progress=epoch_said)
+                          name=args.name, td_lambda=args.td_lambda,
+                          start=start, made=" && ".join((*made, *samples.made, command)), progress=epoch_said)
         with replacing(args.out) as out:
             out.write(net.to_json() + "\n")
         print(" ".join(f"{k} {v:.4f}" for k, v in report.items()))

@@ -281,6 +281,21 @@ def test_fit_with_td_lambda_trains_twice_the_epochs_and_measures_against_the_res
     assert fit(greedy_samples, hidden=4, epochs=2, seed=1, td_lambda=1.0)[0] == fit(greedy_samples, hidden=4, epochs=2, seed=1, td_lambda=1.0)[0]
 
 
+def test_fit_starts_from_a_network_where_given_and_keeps_its_size(greedy_samples: Samples) -> None:
+    first, _ = fit(greedy_samples, hidden=4, epochs=1, seed=1, clip=6)
+    # No epoch: the network comes back as it went in, but for the rounding of its weights.
+    same, report = fit(greedy_samples, hidden=16, epochs=0, start=first)
+    assert len(same.hidden) == 4 and same.clip == 6 and report["epoch"] == 0
+    for row, back in zip((*first.hidden, first.output), (*same.hidden, same.output)):
+        assert all(abs(a - b) <= 1 for a, b in zip(row, back))
+    assert log_loss(same, greedy_samples) == pytest.approx(log_loss(first, greedy_samples), abs=1e-3)
+    # Trained on, it learns on from there.
+    on, report = fit(greedy_samples, epochs=2, start=first)
+    assert len(on.hidden) == 4 and on != first
+    with pytest.raises(TypeError, match="start must be a ValueNet, got str"):
+        fit(greedy_samples, start="value-classic.json")  # type: ignore[arg-type]
+
+
 def test_the_planner_policy_plays_the_planning_bot_and_judges_by_the_net_where_one_is_given() -> None:
     from crapette._core.turns import leaves_segment
     from crapette.bots import PlanningBot
@@ -355,6 +370,12 @@ def test_the_command_records_itself_in_the_network_so_that_a_shell_reads_it_back
                                          "casual(reserve_size=10)", "--out", data]
     assert fitted.startswith("python -m crapette.training fit ") and "'casual (reserve of 10)'" in fitted
     assert shlex.split(fitted)[3:] == argv
+    # A network trained on from this one carries its commands first, then its own samples' and its own.
+    on_path = str(tmp_path / "on.json")
+    more = ["fit", data, "--epochs", "1", "--start", net_path, "--td-lambda", "0.5", "--out", on_path]
+    assert main(more) == 0
+    chain = json.loads(Path(on_path).read_text(encoding="utf-8"))["made"].split(" && ")
+    assert chain[:2] == [generated, fitted] and chain[2] == generated and shlex.split(chain[3])[3:] == more
 
 
 @pytest.mark.parametrize(
