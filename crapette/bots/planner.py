@@ -93,15 +93,21 @@ class PlanningBot:
     ``playouts`` is at most :data:`~crapette.bots.MAX_PLAYOUTS`, and the bot
     keeps one deal at a time, so its memory does not grow with the budget.
     ``seconds`` (None: no limit) bounds the time a plan takes whatever the
-    position and the rules: past it, the bot stops trying candidates (and
-    listing the ways out of the turn's positions) and goes with the best found
-    so far, the turn end its ranking puts first if none was tried; the
-    listing of the turn's positions itself is bounded by
-    :data:`~crapette.DEFAULT_TURN_LIMIT` positions. With a time limit the bot
-    plays as fast as the machine lets it, so two runs may differ, and a plan
-    cut short may head elsewhere than the last; a server that must answer in
-    time uses it. A variant of the bot is an evaluator or a ranking, never a
-    subclass.
+    position and the rules. Within it the bot plans as the bot with 128
+    playouts would, then with 256, and so on, doubling up to ``playouts``
+    (the values of candidates worked out for a plan are kept for the next),
+    and plays the plan of the largest budget that finished in time: so with
+    ``playouts=MAX_PLAYOUTS`` it plays as well as the budget the machine
+    affords in that time, and with time enough exactly as ``playouts`` does.
+    A plan cut short stops trying candidates (each round of its halving
+    within its share of the time) and counts only if none finished, the turn
+    end its ranking puts first if none was tried; the listing of the turn's
+    positions is bounded by :data:`~crapette.DEFAULT_TURN_LIMIT` positions
+    (and, in the pure-Python engine, stops at the time limit). With a time
+    limit the bot plays as fast as the machine lets it, so two runs may
+    differ, and a plan cut short may head elsewhere than the last; a server
+    that must answer in time uses it. A variant of the bot is an evaluator or
+    a ranking, never a subclass.
 
     >>> from crapette import legal_moves, new_game, view
     >>> state = new_game("classic", seed=5)
@@ -120,6 +126,9 @@ class PlanningBot:
     .. versionchanged:: 0.4.0
        A move is a function of the view: the bot keeps no plan between
        decisions, and takes a :class:`~crapette.PublicView` as well as a state.
+
+    .. versionchanged:: 0.5.0
+       With ``seconds``, plans of doubling budgets: the largest that finishes in time decides.
     """
 
     name = "plan"
@@ -268,28 +277,65 @@ class PlanningBot:
         ``keep``, if given, says which candidate paths may be chosen (all of
         them if it keeps none).
         """
+        if self.seconds is None:
+            return self._plan(v, keep, self.playouts, None, {})[0]
+        # Under a time limit: plans of doubling budgets, each as the bot with that budget makes it (the
+        # values of candidates worked out for the smaller kept for the larger), until one does not finish
+        # in time; the last that finished decides (the first, if none did).
+        deadline = time.monotonic() + self.seconds
+        listings: dict[str, Any] = {}
+        budget = min(self.playouts, _FIRST_BUDGET)
+        found: tuple[Move, ...] | None = None
+        while True:
+            path, finished = self._plan(v, keep, budget, deadline, listings)
+            if finished or found is None:
+                found = path
+            if not finished or budget >= self.playouts:
+                return found
+            budget = min(self.playouts, 2 * budget)
+
+    def _plan(
+        self,
+        v: PublicView,
+        keep: Callable[[tuple[Move, ...]], bool] | None,
+        playouts: int,
+        deadline: float | None,
+        listings: dict[str, Any],
+    ) -> tuple[tuple[Move, ...], bool]:
+        """:meth:`plan` with ``playouts``: the path, and whether the plan finished before ``deadline``.
+
+        A plan that no budget would change counts as not finished (there is no point in a larger one).
+        ``listings`` keeps the candidates listed for the plans of one view, by how many were asked for.
+        """
         player = v.current_player
-        deadline = None if self.seconds is None else time.monotonic() + self.seconds
         deal = dealer(v)
         seed = segment_seed(self.seed, v)
         rng = random.Random(seed)
         groups = pile_groups(v.rules)
         count = v.move_count
+        wanted = _candidates_for(playouts)
         # Without ``keep`` only the candidates that may be tried are built (one, with no budget).
-        most = None if keep is not None else 1 if self.playouts == 0 else self._candidates()
-        candidates, complete = _segment_candidates(v, deal, self.ranker, rng, groups, deadline, most)
+        most = None if keep is not None else 1 if playouts == 0 else wanted
+        listed = listings.get("listed")
+        if listed is not None and (listed[0] is None or (most is not None and listed[0] >= most)):
+            candidates, complete = listed[1], listed[2]
+        else:
+            if most is not None and deadline is not None:
+                most = max(most, _candidates_for(4 * playouts))  # room for the next, larger plans
+            candidates, complete = _segment_candidates(v, deal, self.ranker, rng, groups, deadline, most)
+            listings["listed"] = (most, candidates, complete)
         if keep is not None:
             candidates = [c for c in candidates if keep(c.path)] or candidates
-        candidates = candidates[: self._candidates()]
+        candidates = candidates[:wanted]
         if not candidates:
             # No reachable position lets the turn end (only moves between tableau
             # piles are legal anywhere, ruling R10): there is nothing to plan.
-            return (v.legal_moves[0],)
-        if len(candidates) == 1 or self.playouts == 0 or not complete:
+            return (v.legal_moves[0],), False
+        if len(candidates) == 1 or playouts == 0 or not complete:
             # A turn with more positions than the listing takes: from another of them the
             # listing holds others, so only a judgement of each end by itself, the ranking,
             # heads for the same end from each (or a better one, never back).
-            return candidates[0].path
+            return candidates[0].path, False
         judge = self.evaluator or _JUDGE
         shared = judge is not _JUDGE
         # What a candidate is worth in deal k is a function of the segment, the candidate and k
@@ -312,7 +358,7 @@ class PlanningBot:
             sums = dict.fromkeys(alive, 0.0)
             out_of_time = False
             round_over = None if deadline is None else started + (deadline - started) * (round_number + 1) / rounds
-            for deal_number in range(max(1, self.playouts // (rounds * len(alive)))):
+            for deal_number in range(max(1, playouts // (rounds * len(alive)))):
                 if round_over is not None and deal_number and time.monotonic() > round_over:
                     break
                 world: GameState | None = None
@@ -349,7 +395,8 @@ class PlanningBot:
                 break
             alive.sort(key=lambda i: (-totals[i], i))
             alive = alive[: max(2, (len(alive) + 1) // 2)]
-        return candidates[min(alive, key=lambda i: (-totals[i], i))].path
+        finished = not out_of_time and (deadline is None or time.monotonic() <= deadline)
+        return candidates[min(alive, key=lambda i: (-totals[i], i))].path, finished
 
     def _worth(self, seed: int, count: int | None) -> tuple[dict[tuple[Any, ...], int], dict[tuple[int, int], float]]:
         """For a segment (``seed``): a number for each candidate, and their values by (number, deal); the last few kept."""
@@ -361,11 +408,14 @@ class PlanningBot:
             found = self._values[key] = ({}, {})
         return found
 
-    def _candidates(self) -> int:
-        """How many candidates a plan tries, the best by the ranking: each at least twice."""
-        return max(8, min(MAX_CANDIDATES, self.playouts // 2))
+
+def _candidates_for(playouts: int) -> int:
+    """How many candidates a plan of ``playouts`` tries, the best by the ranking: each at least twice."""
+    return max(8, min(MAX_CANDIDATES, playouts // 2))
 
 
+#: The first budget of the plans a bot with a time limit makes, doubling (see PlanningBot.plan).
+_FIRST_BUDGET = 128
 #: How many plans a bot keeps, by view (see PlanningBot._planned).
 _CACHED_PLANS = 8
 #: How many segments' values of candidates a bot keeps (see PlanningBot.plan).
@@ -596,13 +646,13 @@ def _stock_ends(
     order among equals, with its key and swaps (``keys.arrange``); an end
     with no way out that does not finish the game left out; until the ways out
     reach ``most`` (1 where the listing is not complete), then every end of the
-    same value as the last. The compiled kernel does it all where it runs
-    (without a deadline).
+    same value as the last. The compiled kernel does it all where it runs.
     """
-    if deadline is None:
-        found = kernel.ranked_ends(world, limit, WEIGHTS, most, keys.tuples)
-        if found is not None:
-            return found
+    # The kernel lists and ranks in about a millisecond (the listing is bounded by ``limit``): a deadline
+    # is for the Python engine's listing, which stops at it.
+    found = kernel.ranked_ends(world, limit, WEIGHTS, most, keys.tuples)
+    if found is not None:
+        return found
     listed = turn_ends(world, limit=limit)
     if not listed.complete:
         most = 1

@@ -347,6 +347,21 @@ def test_under_a_time_limit_the_halving_still_drops_the_worse_candidates(monkeyp
     assert candidates > 8 and len(set(judge.asked[-8:])) <= 2
 
 
+def test_with_time_enough_a_time_limit_plays_as_its_budget_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Under a time limit the bot plans with doubling budgets until one does not finish; with the clock
+    # stopped every plan finishes, and the last, with the whole budget, is the bot's without a limit.
+    from crapette.bots import planner
+
+    monkeypatch.setattr(planner.time, "monotonic", lambda: 0.0)
+    for rules, seed in (("classic", 4), ("casual", 2)):
+        state = new_game(rules, seed)
+        timed, plain = PlanningBot(seed, 700, seconds=1), PlanningBot(seed, 700)
+        while not state.is_over and state.move_count < 60:
+            move = plain.choose(state)
+            assert timed.choose(state) == move
+            state = apply_move(state, move)
+
+
 class _Fixed(PlanningBot):
     """A bot of one's own, as ``module:Class`` names it: an __init__ with no arguments."""
 
