@@ -135,7 +135,7 @@ class PlanningBot:
     #: The game the bot plays: Crapette, under any rules (each state carries its rules).
     game = _GAME
     #: The levels: playouts per plan.
-    LEVELS = {"easy": 150, "normal": 1000, "strong": 8000}
+    LEVELS = {"easy": 64, "normal": 1000, "strong": 8000}
 
     def __init__(
         self,
