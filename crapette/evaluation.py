@@ -299,12 +299,22 @@ class FittedValue:
     """The log-odds that ``player`` wins, from public counts weighed by a logistic fit (:data:`WEIGHTS`).
 
     A finished game is worth ``1e9`` (won), ``-1e9`` (lost) or 0. The
-    planning bot ranks the ends of a turn by it before trying the best.
+    planning bot ranks the ends of a turn by it before trying the best. The
+    weighed features are added one by one, in their order (not by
+    :func:`sum`, which adds floats more exactly since Python 3.12), so the
+    value is the same float on every Python and in the compiled kernel:
 
     >>> from crapette import new_game
     >>> state = new_game("classic", seed=7)
-    >>> FittedValue().evaluate(state, 1, random.Random(0)) == sum(w * x for w, x in zip(WEIGHTS, features(state, 1)))
+    >>> value = 0.0
+    >>> for weight, feature in zip(WEIGHTS, features(state, 1)):
+    ...     value += weight * feature
+    >>> FittedValue().evaluate(state, 1) == value
     True
+
+    .. versionchanged:: 0.5.0
+       The terms are added one by one (on Python 3.12 and later the value
+       was :func:`sum`'s, which may differ in the last bit).
     """
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
@@ -312,8 +322,8 @@ class FittedValue:
         outcome = state.outcome
         if outcome is not None:
             return 0.0 if outcome.winner is None else (1e9 if outcome.winner == player else -1e9)
-        # features(state, player, every=False) weighed, term by term in the same order (the same float),
-        # without building them: the planning bot ranks hundreds of turn ends a decision by it.
+        # features(state, player, every=False) weighed and added term by term in their order (the
+        # kernel's float), without building them: the planning bot ranks hundreds of turn ends a decision by it.
         w0, w1, w2, w3, w4, w5, w6 = WEIGHTS
         piles = state.piles
         other = 1 - player

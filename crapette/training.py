@@ -464,8 +464,10 @@ def fit(
     game say, with less of the noise of the result alone (``td_lambda=1`` is
     the result). A game's samples are the consecutive ones of its deal, two a
     position (the two sides), as :func:`generate` writes them for the
-    ``"greedy"``, ``"value"`` and ``"planner"`` policies. The held-out losses
-    are measured against the results in both phases.
+    ``"greedy"``, ``"value"`` and ``"planner"`` policies (samples of
+    ``"rollouts"`` are no games: ``td_lambda`` refuses samples whose ``made``
+    says so; samples joined from two runs must not deal the same seeds). The
+    held-out losses are measured against the results in both phases.
 
     ``start`` (a :class:`~crapette.value.ValueNet` over the same features)
     is where the training starts instead of random weights: a generation
@@ -499,6 +501,8 @@ def fit(
         if not isinstance(start, ValueNet):
             raise TypeError(f"start must be a ValueNet, got {type(start).__name__}")
         hidden, clip = len(start.hidden), start.clip
+    if td_lambda is not None and any("--policy rollouts" in command for command in samples.made):
+        raise ValueError("td_lambda needs the samples of games (greedy, value or planner), not of rollouts")
     train, held = _split(samples, holdout)
     if len(train) == 0:
         raise ValueError("no samples to train on")
@@ -528,7 +532,7 @@ def fit(
     # The weights of the epoch with the least held-out loss are the ones returned (the last epoch's where
     # nothing is held out).
     best: list[np.ndarray] | None = None
-    best_loss, best_epoch = float("inf"), epochs
+    best_loss, best_epoch = float("inf"), epochs * (2 if td_lambda is not None else 1)
     outcomes = y_all
     games = _games(samples.deals) if td_lambda is not None else []
     for epoch in range(epochs * (2 if td_lambda is not None else 1)):

@@ -430,7 +430,8 @@ static int bytes_less(PyObject *a, PyObject *b) {
 }
 
 /* crapette.bots.planner._Keys.arrange of `state` (whose position is P): (key, swaps), a new reference or NULL.
- * groups: per group of more than one interchangeable pile, (the piles as given, the same in ascending order). */
+ * groups: a tuple, per group of more than one interchangeable pile, of (the piles as given, the same in
+ * ascending order), as groups_ok checked it. */
 static PyObject *arranged_key(PyObject *state, const KPos *P, PyObject *groups) {
     PyObject *ids[NPILES], *out = NULL, *swaps = NULL, *key = NULL, *piles = NULL, *turn = NULL;
     if (pile_bytes(P, ids) < 0) return NULL;
@@ -439,8 +440,8 @@ static PyObject *arranged_key(PyObject *state, const KPos *P, PyObject *groups) 
     PyObject *turn_moves = FIELD(state, F_TURN_MOVES);
     Py_ssize_t nturn = PyTuple_GET_SIZE(turn_moves);
     if (nturn == 0) {   /* turn moves name piles: then the order stays */
-        for (Py_ssize_t g = 0; g < PyList_GET_SIZE(groups); g++) {
-            PyObject *pair = PyList_GET_ITEM(groups, g);
+        for (Py_ssize_t g = 0; g < PyTuple_GET_SIZE(groups); g++) {
+            PyObject *pair = PyTuple_GET_ITEM(groups, g);
             PyObject *group = PyTuple_GET_ITEM(pair, 0), *ascending = PyTuple_GET_ITEM(pair, 1);
             Py_ssize_t n = PyTuple_GET_SIZE(group);
             int place[NPILES], order[NPILES];
@@ -505,28 +506,30 @@ done:
     return out;
 }
 
-/* Whether groups is a list of (piles, the same piles in ascending order): two tuples of as many distinct pile
+/* Whether groups is a tuple of (piles, the same piles in ascending order): two tuples of as many distinct pile
  * numbers, at most NPILES. */
 static int groups_ok(PyObject *groups) {
-    if (!PyList_CheckExact(groups)) return 0;
-    for (Py_ssize_t g = 0; g < PyList_GET_SIZE(groups); g++) {
-        PyObject *pair = PyList_GET_ITEM(groups, g);
+    if (!PyTuple_CheckExact(groups)) return 0;
+    for (Py_ssize_t g = 0; g < PyTuple_GET_SIZE(groups); g++) {
+        PyObject *pair = PyTuple_GET_ITEM(groups, g);
         if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return 0;
         PyObject *a = PyTuple_GET_ITEM(pair, 0), *b = PyTuple_GET_ITEM(pair, 1);
         if (!PyTuple_CheckExact(a) || !PyTuple_CheckExact(b) || PyTuple_GET_SIZE(a) != PyTuple_GET_SIZE(b)
             || PyTuple_GET_SIZE(a) > NPILES)
             return 0;
         uint32_t in_a = 0, in_b = 0;
+        long last = -1;
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(a); i++) {
             PyObject *x = PyTuple_GET_ITEM(a, i), *y = PyTuple_GET_ITEM(b, i);
             if (!PyLong_CheckExact(x) || !PyLong_CheckExact(y)) return 0;
             long u = PyLong_AsLong(x), v = PyLong_AsLong(y);
-            if (u < 0 || u >= NPILES || v < 0 || v >= NPILES || (in_a >> u & 1) || (in_b >> v & 1)) {
+            if (u < 0 || u >= NPILES || v <= last || v >= NPILES || (in_a >> u & 1)) {
                 PyErr_Clear();
                 return 0;
             }
             in_a |= 1u << u;
             in_b |= 1u << v;
+            last = v;   /* the second is in ascending order */
         }
         if (in_a != in_b) return 0;
     }
@@ -544,10 +547,6 @@ static int groups_ok(PyObject *groups) {
 static PyObject *m_ranked_ends(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 5) {
         PyErr_SetString(PyExc_TypeError, "ranked_ends(state, limit, weights, most, groups)");
-        return NULL;
-    }
-    if (!groups_ok(args[4])) {
-        PyErr_SetString(PyExc_TypeError, "ranked_ends(): groups must be a list of (piles, piles in ascending order)");
         return NULL;
     }
     if (not_ready()) return NULL;
@@ -571,13 +570,26 @@ static PyObject *m_ranked_ends(PyObject *self, PyObject *const *args, Py_ssize_t
             return NULL;
         }
     }
+    /* A copy of the list, checked once: Python code runs meanwhile (the TurnEnd class, the moves' str), and the
+     * copy stays as checked whatever it does to the list. */
+    PyObject *groups = PyList_CheckExact(args[4]) ? PyList_AsTuple(args[4]) : NULL;
+    if (groups == NULL || !groups_ok(groups)) {
+        Py_XDECREF(groups);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "ranked_ends(): groups must be a list of (piles, piles in ascending order)");
+        return NULL;
+    }
     PyObject *caps;
     const KRules *R;
     KPos *root = PyMem_Malloc(sizeof(KPos));
-    if (root == NULL) return PyErr_NoMemory();
+    if (root == NULL) {
+        Py_DECREF(groups);
+        return PyErr_NoMemory();
+    }
     int ok = k_to_pos(args[0], &caps, &R, root);
     if (ok <= 0) {
         PyMem_Free(root);
+        Py_DECREF(groups);
         return ok < 0 ? NULL : Py_NewRef(Py_None);
     }
     int player = root->player;
@@ -637,7 +649,7 @@ static PyObject *m_ranked_ends(PyObject *self, PyObject *const *args, Py_ssize_t
         PyObject *keyed = NULL;
         if (part != NULL) {
             PyTuple_SET_ITEM(item, 2, part);
-            keyed = arranged_key(states[i], P, args[4]);
+            keyed = arranged_key(states[i], P, groups);
         }
         if (keyed == NULL) {
             Py_DECREF(item);   /* a tuple drops the items it holds, and skips the NULLs */
@@ -668,6 +680,7 @@ done:
     Py_XDECREF(list);
     if (rc == 0) k_ends_free(&ends);
     Py_DECREF(caps);
+    Py_DECREF(groups);
     return out;
 }
 

@@ -354,12 +354,14 @@ class PlanningBot:
         # Under a time limit each round also has its share of the time left: a round that would outlast
         # its share (a budget of playouts too large for the time) stops early, so the halving still happens.
         started = time.monotonic()
+        cut = False
         for round_number in range(rounds):
             sums = dict.fromkeys(alive, 0.0)
             out_of_time = False
             round_over = None if deadline is None else started + (deadline - started) * (round_number + 1) / rounds
             for deal_number in range(max(1, playouts // (rounds * len(alive)))):
                 if round_over is not None and deal_number and time.monotonic() > round_over:
+                    cut = True  # a round stopped at its share of the time: the plan is not the budget's
                     break
                 world: GameState | None = None
                 tried = []
@@ -395,7 +397,7 @@ class PlanningBot:
                 break
             alive.sort(key=lambda i: (-totals[i], i))
             alive = alive[: max(2, (len(alive) + 1) // 2)]
-        finished = not out_of_time and (deadline is None or time.monotonic() <= deadline)
+        finished = not (out_of_time or cut) and (deadline is None or time.monotonic() <= deadline)
         return candidates[min(alive, key=lambda i: (-totals[i], i))].path, finished
 
     def _worth(self, seed: int, count: int | None) -> tuple[dict[tuple[Any, ...], int], dict[tuple[int, int], float]]:
