@@ -273,6 +273,13 @@ def test_td_lambda_targets_mix_the_result_with_the_chances_of_later_positions_of
     assert list(_td_targets(chances, outcomes, games, 0.0)[:4]) == pytest.approx([0.8, 0.2, 0.6, 0.4])
 
 
+def test_td_lambda_refuses_samples_of_rollouts_which_are_no_games(greedy_samples: Samples) -> None:
+    labelled = attrs.evolve(greedy_samples, made=("python -m crapette.training generate --policy rollouts --out r.npz",))
+    with pytest.raises(ValueError, match="td_lambda needs the samples of games"):
+        fit(labelled, epochs=1, td_lambda=0.5)
+    assert fit(labelled, hidden=2, epochs=1)[0] is not None
+
+
 def test_fit_with_td_lambda_trains_twice_the_epochs_and_measures_against_the_results(greedy_samples: Samples) -> None:
     seen: list[tuple[int, float, float]] = []
     net, report = fit(greedy_samples, hidden=4, epochs=2, seed=1, td_lambda=0.8, progress=lambda *args: seen.append(args))
