@@ -20,8 +20,9 @@ A line of progress after each batch goes to stderr. The bots are named as in
 ``module:Class``, each with ``@SEED``), ``leaf=FILE`` (the planning bot whose playouts are
 judged by the network in ``FILE``, written by ``python -m crapette.training fit``), ``ranker=FILE``
 (the planning bot ranking the turn ends by it), each with ``#PLAYOUTS`` (default 1000),
-``playouts=N`` (the planning bot with N playouts), ``seconds=S`` (the planning bot that plays
-as many playouts as S seconds a decision allow), or
+``playouts=N`` (the planning bot with N playouts), ``careful=N`` (the same, its playouts
+played on by the greedy heuristic with its look-ahead), ``seconds=S`` (the planning bot
+that plays as many playouts as S seconds a decision allow), or
 ``tuned=FILE``, the planning bot with the
 judgement of a result file of ``benchmarks/tune.py``. The same arguments always play
 the same games: game ``i`` is dealt from ``SEED + i // 2``. ``--json`` prints the
@@ -63,14 +64,17 @@ def bot(spec: str, default_seed: int) -> Bot:
             return planner(Params.from_dict(data["params"]), seed, int(data.get("playouts", 1000)))
         except (OSError, KeyError, TypeError, ValueError) as exc:
             raise ValueError(f"bad tuned bot {spec!r}: {exc}") from None
-    if name.startswith(("playouts=", "seconds=")):
+    if name.startswith(("playouts=", "seconds=", "careful=")):
         from crapette.bots import MAX_PLAYOUTS  # noqa: PLC0415
+        from crapette.evaluation import Playout, careful_move  # noqa: PLC0415
 
         try:
             seed = int(seed_text) if at else default_seed
             kind, _, amount = name.partition("=")
             if kind == "playouts":
                 return PlanningBot(seed, int(amount))
+            if kind == "careful":
+                return PlanningBot(seed, int(amount), evaluator=Playout(policy=careful_move))
             return PlanningBot(seed, MAX_PLAYOUTS, seconds=float(amount))
         except (TypeError, ValueError) as exc:
             raise ValueError(f"bad bot {spec!r}: {exc}") from None

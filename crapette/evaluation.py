@@ -53,7 +53,7 @@ from ._core.moves import Move, Play
 from ._core.piles import H0, R0, T0, W0
 from ._core.rules import Scoring
 from ._core.state import GameState, raw_state
-from ._play.greedy import greedy_move, greedy_scores
+from ._play.greedy import careful_move, greedy_move, greedy_scores
 
 __all__ = [
     "FITTED_FEATURES",
@@ -65,6 +65,7 @@ __all__ = [
     "FittedValue",
     "Playout",
     "Rollout",
+    "careful_move",
     "evaluate_all",
     "features",
     "greedy_move",
@@ -359,7 +360,8 @@ class Playout:
 
     ``policy`` is a function from a state to one of its legal moves (by
     default :func:`greedy_move`, the greedy heuristic without look-ahead: fast,
-    and never moving cards to and fro); ``leaf`` judges
+    and never moving cards to and fro; :func:`careful_move`, with its
+    look-ahead, plays on in the compiled kernel too); ``leaf`` judges
     where it stops (:class:`CardCount` by default). A finished game is
     judged at once. Its prior is the leaf's.
 
@@ -378,6 +380,10 @@ class Playout:
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
         """The leaf's value for ``player`` where play stops."""
+        if self.policy is careful_move and type(self) is Playout and type(self.leaf) is CardCount:
+            found = kernel.careful_playout(state, player)
+            if found is not None:
+                return found
         if self.policy is greedy_move and type(self) is Playout:
             # The stock play-on, in the compiled kernel, judged there by a leaf it runs.
             leaf = type(self.leaf)

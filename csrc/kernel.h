@@ -159,6 +159,7 @@ int k_fast_of(const KPos *P, const uint16_t *moves, int n);
 void k_scores_init(void);
 int k_greedy_scores(const KRules *R, const KPos *P, const uint16_t *moves, int n, int lookahead, int *scores);
 double k_playout(const KRules *R, KPos *P, int player);
+double k_careful_playout(const KRules *R, KPos *P, int player);
 void k_play_on(const KRules *R, KPos *P, int player);
 uint64_t k_next(uint64_t *state);
 int k_below(uint64_t *state, int n);

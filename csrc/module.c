@@ -113,6 +113,25 @@ static PyObject *m_playout(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return PyFloat_FromDouble(value);
 }
 
+/* careful_playout(state, player) -> float | None: playout() played on by the greedy heuristic with its look-ahead. */
+static PyObject *m_careful_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int player;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "careful_playout(state, player)");
+        return NULL;
+    }
+    if (not_ready() || player_arg(args[1], &player) < 0) return NULL;
+    PyObject *caps;
+    const KRules *R;
+    KPos P;
+    int ok = k_to_pos(args[0], &caps, &R, &P);
+    if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
+    double value = k_careful_playout(R, &P, player);
+    Py_DECREF(caps);
+    if (PyErr_Occurred()) return NULL;
+    return PyFloat_FromDouble(value);
+}
+
 /* fast_move(state) -> Move | None */
 static PyObject *m_fast_move(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 1) {
@@ -775,6 +794,7 @@ static PyMethodDef methods[] = {
     {"apply_move", (PyCFunction)(void (*)(void))m_apply_move, METH_FASTCALL, "apply_move(state, cache, move)"},
     {"evaluate", (PyCFunction)(void (*)(void))m_evaluate, METH_FASTCALL, "evaluate(state, player)"},
     {"playout", (PyCFunction)(void (*)(void))m_playout, METH_FASTCALL, "playout(state, player)"},
+    {"careful_playout", (PyCFunction)(void (*)(void))m_careful_playout, METH_FASTCALL, "careful_playout(state, player)"},
     {"fast_move", (PyCFunction)(void (*)(void))m_fast_move, METH_FASTCALL, "fast_move(state)"},
     {"greedy_scores", (PyCFunction)(void (*)(void))m_greedy_scores, METH_FASTCALL, "greedy_scores(state, moves, lookahead)"},
     {"turn_ends", (PyCFunction)(void (*)(void))m_turn_ends, METH_FASTCALL, "turn_ends(state, limit)"},

@@ -124,8 +124,21 @@ int k_greedy_scores(const KRules *R, const KPos *P, const uint16_t *moves, int n
     return 0;
 }
 
-/* Play on greedily to the end of the opponent's next turn (crapette.evaluation.Playout.play_on). */
-void k_play_on(const KRules *R, KPos *P, int player) {
+/* The greedy heuristic's move with its look-ahead among moves (crapette._play.greedy.greedy_choice): the first
+ * in legal order with the top score. */
+static int careful_of(const KRules *R, const KPos *P, const uint16_t *moves, int n) {
+    if (n == 1) return moves[0];
+    int scores[NACTIONS];
+    k_greedy_scores(R, P, moves, n, 1, scores);
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (scores[i] > scores[best]) best = i;
+    return moves[best];
+}
+
+/* Play on to the end of the opponent's next turn (crapette.evaluation.Playout.play_on): by the greedy move
+ * without look-ahead (greedy_move), or with it where careful (careful_move). */
+static void play_on_by(const KRules *R, KPos *P, int player, int careful) {
     int turns_left = P->player == player ? 2 : 1, last = P->player;
     uint16_t moves[NACTIONS];
     uint32_t changed;
@@ -133,7 +146,8 @@ void k_play_on(const KRules *R, KPos *P, int player) {
         if (P->why != WHY_NONE) break;
         int n = k_moves(R, P, moves);
         if (n <= 0) break;
-        if (k_apply(R, P, k_fast_of(P, moves, n), &changed) < 0) break;
+        int move = careful ? careful_of(R, P, moves, n) : k_fast_of(P, moves, n);
+        if (k_apply(R, P, move, &changed) < 0) break;
         if (P->player != last) {
             last = P->player;
             if (--turns_left == 0) break;
@@ -141,9 +155,17 @@ void k_play_on(const KRules *R, KPos *P, int player) {
     }
 }
 
+void k_play_on(const KRules *R, KPos *P, int player) { play_on_by(R, P, player, 0); }
+
 /* Play on greedily to the end of the opponent's next turn, then evaluate for player. */
 double k_playout(const KRules *R, KPos *P, int player) {
     k_play_on(R, P, player);
+    return k_evaluate(R, P, player);
+}
+
+/* The same, played on by the greedy heuristic with its look-ahead. */
+double k_careful_playout(const KRules *R, KPos *P, int player) {
+    play_on_by(R, P, player, 1);
     return k_evaluate(R, P, player);
 }
 

@@ -25,7 +25,7 @@ from crapette import registered, reveals, turn_ends
 from crapette._core.engine import python_apply, python_moves
 from crapette._core.explain import explain_illegal
 from crapette._play.greedy import greedy_move, greedy_scores
-from crapette.evaluation import CardCount, Playout
+from crapette.evaluation import CardCount, Playout, careful_move
 from crapette._core.moves import Draw, EndTurn, Move, Pass
 from crapette._core.options import Choice, Count, Flag, Limit, OptionalPart, Part, Parts, Subset
 from crapette._core.turns import python_turn_ends
@@ -51,6 +51,7 @@ def reference_apply_move(state: GameState, move: Move) -> GameState:
 
 
 _CARDS, _PLAYOUT = CardCount(), Playout()
+_CAREFUL = Playout(policy=careful_move)
 
 
 def evaluate(state: GameState, player: int) -> float:
@@ -59,6 +60,10 @@ def evaluate(state: GameState, player: int) -> float:
 
 def playout(state: GameState, player: int) -> float:
     return _PLAYOUT.evaluate(state, player)
+
+
+def careful_playout(state: GameState, player: int) -> float:
+    return _CAREFUL.evaluate(state, player)
 
 @contextlib.contextmanager
 def pure() -> Iterator[None]:
@@ -151,7 +156,7 @@ def check_position(state: GameState, *, ends: bool = False, playouts: bool = Fal
         kernel_values = [greedy_move(state), greedy_scores(state, moves), greedy_scores(state, moves, False)]
     kernel_values += [evaluate(state, 0), evaluate(state, 1)]
     if playouts and not state.is_over:
-        kernel_values += [playout(state, 0), playout(state, 1)]
+        kernel_values += [playout(state, 0), playout(state, 1), careful_playout(state, 0), careful_playout(state, 1)]
     kernel_ends = turn_ends(state, limit=limit) if ends else None
     stock = [_stock_ends(state, state.current_player, most, None, _keys(state), limit) for most in (1, 5, 40)] if ends else []
     with pure():
@@ -160,7 +165,7 @@ def check_position(state: GameState, *, ends: bool = False, playouts: bool = Fal
             python_values = [greedy_move(state), greedy_scores(state, moves), greedy_scores(state, moves, False)]
         python_values += [evaluate(state, 0), evaluate(state, 1)]
         if playouts and not state.is_over:
-            python_values += [playout(state, 0), playout(state, 1)]
+            python_values += [playout(state, 0), playout(state, 1), careful_playout(state, 0), careful_playout(state, 1)]
         python_ends = python_turn_ends(state, limit) if ends else None
         python_stock = [
             _stock_ends(state, state.current_player, most, None, _keys(state), limit) for most in (1, 5, 40)

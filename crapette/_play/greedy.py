@@ -184,3 +184,29 @@ def greedy_choice(world: GameState, moves: Sequence[Move]) -> Move:
     """The greedy heuristic's move among ``moves`` in ``world``: the first in legal order with the top score."""
     scores = greedy_scores(world, moves)
     return moves[scores.index(max(scores))]
+
+
+def careful_move(world: GameState) -> Move:
+    """The greedy heuristic's move with its look-ahead (the :class:`~crapette.bots.GreedyBot`'s): a playout policy.
+
+    Slower than :func:`greedy_move` (it tries each move between tableau
+    piles to see what it opens), and it may move a card between tableau piles
+    that the fast policy never moves. :class:`~crapette.evaluation.Playout`
+    with ``policy=careful_move`` plays on in the compiled kernel as well.
+
+    >>> from crapette import legal_moves, new_game
+    >>> state = new_game("classic", seed=7)
+    >>> careful_move(state) in legal_moves(state)
+    True
+
+    :raises ValueError: if the game is over.
+
+    .. versionadded:: 0.5.0
+    """
+    moves = legal_moves(world)
+    if not moves:
+        raise ValueError("the game is over: there is no move")
+    return moves[0] if len(moves) == 1 else greedy_choice(world, moves)
+
+
+careful_move.__module__ = "crapette.evaluation"

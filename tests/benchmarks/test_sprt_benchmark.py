@@ -69,7 +69,7 @@ def test_bad_arguments(argv: list[str]) -> None:
 
 def test_the_bots_of_a_network_a_budget_or_a_time() -> None:
     from crapette.bots import MAX_PLAYOUTS, PlanningBot
-    from crapette.evaluation import Playout
+    from crapette.evaluation import Playout, careful_move
     from crapette.value import net_for
 
     path = str(Path(__file__).resolve().parents[2] / "crapette" / "data" / "value-classic.json")
@@ -77,6 +77,7 @@ def test_the_bots_of_a_network_a_budget_or_a_time() -> None:
     assert sprt.bot(f"leaf={path}", 4) == PlanningBot(4, 1000, evaluator=Playout(leaf=value))
     assert sprt.bot(f"ranker={path}#60@9", 4) == PlanningBot(9, 60, ranker=value)
     assert sprt.bot("playouts=64", 4) == PlanningBot(4, 64)
+    assert sprt.bot("careful=300", 4) == PlanningBot(4, 300, evaluator=Playout(policy=careful_move))
     assert sprt.bot("seconds=0.01@2", 4) == PlanningBot(2, MAX_PLAYOUTS, seconds=0.01)
 
 

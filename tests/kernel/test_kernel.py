@@ -496,6 +496,8 @@ def _entry_point_calls() -> list[tuple[str, Any]]:
         ("evaluate", lambda: _ckernel.evaluate(state, 0)),
         ("evaluate: bad player", lambda: _ckernel.evaluate(state, 2)),
         ("playout", lambda: _ckernel.playout(state, 1)),
+        ("careful_playout", lambda: _ckernel.careful_playout(state, 0)),
+        ("careful_playout: bad player", lambda: _ckernel.careful_playout(state, 2)),
         ("fast_move", lambda: _ckernel.fast_move(state)),
         ("exits", lambda: _ckernel.exits(state)),
         ("shuffle", lambda: _ckernel.shuffle(random.Random(1), list(range(10)))),
