@@ -302,7 +302,7 @@ class FittedValue:
     A finished game is worth ``1e9`` (won), ``-1e9`` (lost) or 0. The
     planning bot ranks the ends of a turn by it before trying the best. The
     weighed features are added one by one, in their order (not by
-    :func:`sum`, which adds floats more exactly since Python 3.12), so the
+    ``sum()``, which adds floats more exactly since Python 3.12), so the
     value is the same float on every Python and in the compiled kernel:
 
     >>> from crapette import new_game
@@ -315,7 +315,7 @@ class FittedValue:
 
     .. versionchanged:: 0.5.0
        The terms are added one by one (on Python 3.12 and later the value
-       was :func:`sum`'s, which may differ in the last bit).
+       was ``sum()``'s, which may differ in the last bit).
     """
 
     def evaluate(self, state: GameState, player: int, rng: random.Random | None = None) -> float:
