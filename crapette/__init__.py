@@ -105,7 +105,7 @@ from .errors import (
 
 _seal_built_ins()  # every part registered from here on is a user's, and its hooks are checked
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 __all__ = [
     # cards
