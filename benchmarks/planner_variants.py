@@ -127,5 +127,44 @@ class FewerCandidates(PlanningBot):
     def __init__(self, seed: int = 0, playouts: int = 1000) -> None:
         super().__init__(seed, playouts)
 
-    def _candidates(self) -> int:
+    def _candidates(self, playouts: int) -> int:
         return 64
+
+
+class _TrueDealer:
+    """Deals the true state, whatever the generator: the dealer of a bot that sees the hidden cards."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+
+    def deal(self, rng: Any) -> GameState:
+        return self.state
+
+
+class TrueDeal(PlanningBot):
+    """Judges every candidate in the true deal: it sees the hidden cards and the order of the draws.
+
+    Not a player (it cheats): a measure of the judgement's ceiling. Its playouts
+    are all the same deal, so each candidate is judged once, by the stock
+    judgement (greedy play to the end of the opponent's next turn, then the
+    cards left); everything else is the stock bot's.
+    """
+
+    def __init__(self, seed: int = 0, playouts: int = 1000) -> None:
+        super().__init__(seed, playouts)
+        self._true: GameState | None = None
+
+    def choose(self, state: Any) -> Any:
+        if not isinstance(state, GameState):
+            raise TypeError("TrueDeal sees the true state: it takes a GameState, not a view")
+        self._true = state
+        try:
+            return super().choose(state)
+        finally:
+            self._true = None
+
+    def _planned(self, v: Any) -> Any:
+        return self.plan(v)  # a plan of the true deal, not of the view: never kept by view
+
+    def _dealer(self, v: Any) -> Any:
+        return _TrueDealer(self._true) if self._true is not None else super()._dealer(v)

@@ -308,12 +308,12 @@ class PlanningBot:
         ``listings`` keeps the candidates listed for the plans of one view, by how many were asked for.
         """
         player = v.current_player
-        deal = dealer(v)
+        deal = self._dealer(v)
         seed = segment_seed(self.seed, v)
         rng = random.Random(seed)
         groups = pile_groups(v.rules)
         count = v.move_count
-        wanted = _candidates_for(playouts)
+        wanted = self._candidates(playouts)
         # Without ``keep`` only the candidates that may be tried are built (one, with no budget).
         most = None if keep is not None else 1 if playouts == 0 else wanted
         listed = listings.get("listed")
@@ -321,7 +321,7 @@ class PlanningBot:
             candidates, complete = listed[1], listed[2]
         else:
             if most is not None and deadline is not None:
-                most = max(most, _candidates_for(4 * playouts))  # room for the next, larger plans
+                most = max(most, self._candidates(4 * playouts))  # room for the next, larger plans
             candidates, complete = _segment_candidates(v, deal, self.ranker, rng, groups, deadline, most)
             listings["listed"] = (most, candidates, complete)
         if keep is not None:
@@ -399,6 +399,14 @@ class PlanningBot:
             alive = alive[: max(2, (len(alive) + 1) // 2)]
         finished = not (out_of_time or cut) and (deadline is None or time.monotonic() <= deadline)
         return candidates[min(alive, key=lambda i: (-totals[i], i))].path, finished
+
+    def _candidates(self, playouts: int) -> int:
+        """How many candidates a plan of ``playouts`` tries (a variant of the bot may try fewer)."""
+        return _candidates_for(playouts)
+
+    def _dealer(self, v: PublicView) -> Dealer:
+        """Where the deals of the unseen cards of ``v`` come from (a measure of the judgement may deal the true one)."""
+        return dealer(v)
 
     def _worth(self, seed: int, count: int | None) -> tuple[dict[tuple[Any, ...], int], dict[tuple[int, int], float]]:
         """For a segment (``seed``): a number for each candidate, and their values by (number, deal); the last few kept."""
