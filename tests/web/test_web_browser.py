@@ -454,7 +454,7 @@ def test_browser_table_uses_the_width_of_a_desktop_screen(desktop: WebDriver, si
 
 def test_browser_marks_the_players_own_tableau_piles_in_casual(desktop: WebDriver, site: Site) -> None:
     for seat in (0, 1):
-        open_page(desktop, site, rules="casual", seed=2, seat=seat, bot="random", delay=0)
+        open_page(desktop, site, rules="casual", seed=2, seat=seat, bot="greedy", delay=0)
         mine = desktop.execute_script(
             "return [...document.querySelectorAll('#table .label.mine')].map(n => n.textContent)"
         )
@@ -466,10 +466,10 @@ def test_browser_marks_the_players_own_tableau_piles_in_casual(desktop: WebDrive
 
 
 def test_browser_shows_end_turn_only_under_rules_that_have_it(desktop: WebDriver, site: Site) -> None:
-    open_page(desktop, site, rules="casual", seed=2, bot="random", delay=0)
+    open_page(desktop, site, rules="casual", seed=2, bot="greedy", delay=0)
     assert not desktop.find_element(By.ID, "end-turn").is_displayed()
     assert desktop.find_element(By.ID, "pass").is_displayed() and desktop.find_element(By.ID, "hint").is_displayed()
-    open_page(desktop, site, rules="classic", seed=2, bot="random", delay=0)
+    open_page(desktop, site, rules="classic", seed=2, bot="greedy", delay=0)
     assert desktop.find_element(By.ID, "end-turn").is_displayed()
 
 
