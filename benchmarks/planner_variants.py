@@ -29,6 +29,15 @@ first bot                      second bot              games  wins   share (95%)
 =============================  ======================  =====  =====  ===================
 
 ``CarefulOpponent`` costs about 2.4 times the stock bot's time per plan.
+Since 0.5.0 ``careful_move`` plays on in the kernel: ``benchmarks/sprt.py``'s
+``careful=N`` is the same judgement at the kernel's speed (its record is in
+docs/strength.rst).
+
+``TrueDeal`` is no player: it judges every candidate in the true deal (it sees
+the hidden cards), the measure of how far the judgement alone could go; against
+``search``, ``python benchmarks/sprt.py --bots planner_variants:TrueDeal,search
+--elo0 0 --elo1 50 --seed 2800000 --workers 2`` (with this folder on the path)
+accepted it after 60 games, 40 to 20, +120 Elo (+58 to +192).
 """
 
 from __future__ import annotations
