@@ -67,12 +67,13 @@ def test_bad_arguments(argv: list[str]) -> None:
     assert exc.value.code == 2
 
 
-def test_the_bots_of_a_network_a_budget_or_a_time() -> None:
+def test_the_bots_of_a_network_a_budget_or_a_time(tmp_path: Path) -> None:
     from crapette.bots import MAX_PLAYOUTS, PlanningBot
     from crapette.evaluation import Playout, careful_move
     from crapette.value import net_for
 
-    path = str(Path(__file__).resolve().parents[2] / "crapette" / "data" / "value-classic.json")
+    path = str(tmp_path / "value.json")
+    Path(path).write_text(net_for("classic").to_json(), encoding="utf-8")
     value = LearnedValue(net_for("classic"))
     assert sprt.bot(f"leaf={path}", 4) == PlanningBot(4, 1000, evaluator=Playout(leaf=value))
     assert sprt.bot(f"ranker={path}#60@9", 4) == PlanningBot(9, 60, ranker=value)
