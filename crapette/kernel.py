@@ -203,6 +203,10 @@ evaluate: Callable[[GameState, int], float | None] = _none
 playout: Callable[[GameState, int], float | None] = _none
 #: The same, played on by the greedy heuristic with its look-ahead (``crapette.evaluation.careful_move``), or None.
 careful_playout: Callable[[GameState, int], float | None] = _none
+#: :data:`playout` of the state ``moves`` lead to from ``state``, its piles moved by ``swaps`` and its move
+#: count set to ``count`` (the planning bot's judgement of a candidate), or None. Arguments:
+#: ``state, moves, swaps, count, player``.
+path_playout: Callable[..., float | None] = _none
 #: The greedy move without look-ahead (the playouts' policy), or None.
 fast_move: Callable[[GameState], Move | None] = _none
 #: The greedy scores of ``moves`` (legal in ``state``), with or without look-ahead, or None.
@@ -242,7 +246,7 @@ def set_enabled(on: bool) -> None:
 
     Switching it on where it is not available does nothing.
     """
-    global _on, evaluate, playout, careful_playout, fast_move, greedy_scores, exits, ranked_ends, shuffle, _self_play
+    global _on, evaluate, playout, careful_playout, path_playout, fast_move, greedy_scores, exits, ranked_ends, shuffle, _self_play
     global encode, value, value_playout
     _on = bool(on) and _C is not None
     if _C is not None:
@@ -253,6 +257,7 @@ def set_enabled(on: bool) -> None:
     evaluate = c.evaluate if c else _none
     playout = c.playout if c else _none
     careful_playout = c.careful_playout if c else _none
+    path_playout = c.path_playout if c else _none
     fast_move = c.fast_move if c else _none
     greedy_scores = c.greedy_scores if c else _none
     exits = c.exits if c else _none

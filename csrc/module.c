@@ -113,6 +113,89 @@ static PyObject *m_playout(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return PyFloat_FromDouble(value);
 }
 
+/* path_playout(state, moves, swaps, count, player) -> float | None
+ *
+ * playout() of the state the legal `moves` lead to from `state`, its piles moved by `swaps` ((to, from) pairs of
+ * pile numbers, each to-pile taking the from-pile's cards as they were before any swap) and its move count set to
+ * `count`: the planning bot's judgement of a candidate (crapette.bots.planner._Candidate.judged, then
+ * Playout().evaluate) without the states between. None where the kernel does not run the state or a move is
+ * not legal on the way (the Python engine then decides). */
+static PyObject *m_path_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    int player;
+    int64_t count;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "path_playout(state, moves, swaps, count, player)");
+        return NULL;
+    }
+    if (not_ready() || player_arg(args[4], &player) < 0) return NULL;
+    if (k_int_arg(args[3], "path_playout(): count", 0, INT64_MAX, &count) < 0) return NULL;
+    PyObject *moves = args[1], *swaps = args[2];
+    if (!PyTuple_CheckExact(moves) || !PyTuple_CheckExact(swaps)) {
+        PyErr_SetString(PyExc_TypeError, "path_playout(): moves and swaps must be tuples");
+        return NULL;
+    }
+    int to[NPILES], from[NPILES];
+    Py_ssize_t nswaps = PyTuple_GET_SIZE(swaps);
+    if (nswaps > NPILES) {
+        PyErr_SetString(PyExc_ValueError, "path_playout(): more swaps than piles");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < nswaps; i++) {
+        PyObject *pair = PyTuple_GET_ITEM(swaps, i);
+        int64_t a, b;
+        if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "path_playout(): a swap must be a (to, from) pair of piles");
+            return NULL;
+        }
+        if (k_int_arg(PyTuple_GET_ITEM(pair, 0), "path_playout(): a swap's pile", 0, NPILES - 1, &a) < 0
+            || k_int_arg(PyTuple_GET_ITEM(pair, 1), "path_playout(): a swap's pile", 0, NPILES - 1, &b) < 0)
+            return NULL;
+        to[i] = (int)a;
+        from[i] = (int)b;
+    }
+    PyObject *caps;
+    const KRules *R;
+    KPos *P = PyMem_Malloc(sizeof(KPos));
+    if (P == NULL) return PyErr_NoMemory();
+    int ok = k_to_pos(args[0], &caps, &R, P);
+    if (ok <= 0) {
+        PyMem_Free(P);
+        return ok < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *out = NULL;
+    uint16_t legal[NACTIONS];
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(moves); i++) {
+        int a = k_action_of(PyTuple_GET_ITEM(moves, i)), n = k_moves(R, P, legal), found = 0;
+        if (n < 0) goto done;
+        for (int j = 0; j < n && !found; j++) found = legal[j] == a;
+        uint32_t changed;
+        if (!found || k_apply(R, P, a, &changed) < 0) {
+            out = Py_NewRef(Py_None);
+            goto done;
+        }
+    }
+    if (nswaps) {
+        uint8_t top[NPILES], size[NPILES];
+        memcpy(top, P->top, sizeof top);
+        memcpy(size, P->size, sizeof size);
+        for (Py_ssize_t i = 0; i < nswaps; i++) {
+            P->top[to[i]] = top[from[i]];
+            P->size[to[i]] = size[from[i]];
+        }
+        for (Py_ssize_t i = 0; i < nswaps; i++) {
+            int c = P->top[to[i]];
+            for (int k = 0; k < P->size[to[i]]; k++, c = P->below[c]) P->where[c] = (uint8_t)to[i];
+        }
+    }
+    P->move_count = count;
+    double value = k_playout(R, P, player);
+    if (!PyErr_Occurred()) out = PyFloat_FromDouble(value);
+done:
+    PyMem_Free(P);
+    Py_DECREF(caps);
+    return out;
+}
+
 /* careful_playout(state, player) -> float | None: playout() played on by the greedy heuristic with its look-ahead. */
 static PyObject *m_careful_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     int player;
@@ -795,6 +878,7 @@ static PyMethodDef methods[] = {
     {"evaluate", (PyCFunction)(void (*)(void))m_evaluate, METH_FASTCALL, "evaluate(state, player)"},
     {"playout", (PyCFunction)(void (*)(void))m_playout, METH_FASTCALL, "playout(state, player)"},
     {"careful_playout", (PyCFunction)(void (*)(void))m_careful_playout, METH_FASTCALL, "careful_playout(state, player)"},
+    {"path_playout", (PyCFunction)(void (*)(void))m_path_playout, METH_FASTCALL, "path_playout(state, moves, swaps, count, player)"},
     {"fast_move", (PyCFunction)(void (*)(void))m_fast_move, METH_FASTCALL, "fast_move(state)"},
     {"greedy_scores", (PyCFunction)(void (*)(void))m_greedy_scores, METH_FASTCALL, "greedy_scores(state, moves, lookahead)"},
     {"turn_ends", (PyCFunction)(void (*)(void))m_turn_ends, METH_FASTCALL, "turn_ends(state, limit)"},

@@ -379,7 +379,13 @@ class PlanningBot:
                                 after = chance.getstate()
                         if shared:  # the default judge draws nothing: no need to share the draws
                             chance.setstate(after)
-                        worth = judge.evaluate(candidates[i].judged(world, count, reached), player, chance)
+                            worth = judge.evaluate(candidates[i].judged(world, count, reached), player, chance)
+                        else:
+                            # The stock judgement, in the kernel from the deal itself: the same value.
+                            candidate = candidates[i]
+                            worth = kernel.path_playout(world, candidate.path, candidate.swaps, count, player)
+                            if worth is None:
+                                worth = judge.evaluate(candidate.judged(world, count, reached), player, chance)
                         if len(known) < _CACHED_VALUES:
                             known[entry] = worth
                     tried.append(worth)

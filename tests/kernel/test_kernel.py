@@ -46,6 +46,7 @@ from crapette import (
     turn_ends,
 )
 from crapette._core.moves import Draw, EndTurn, Pass
+from crapette._core.turns import follow
 from crapette._formats.actions import NUM_ACTIONS, action_to_move
 from crapette._core.options import Flag, option
 from crapette._core.state import raw_state
@@ -444,6 +445,54 @@ def test_the_kernel_ranks_turn_ends_by_any_weights_as_the_fitted_value_counts() 
 
 
 @needs_kernel
+@pytest.mark.parametrize("rules", ["classic", "casual", "classic(revisits=false)", "casual(move_limit=60)"])
+def test_the_kernel_judges_a_candidate_from_the_deal_as_the_python_engine_does(rules: str) -> None:
+    from crapette import _ckernel
+    from crapette.bots.planner import _arranged
+    from crapette.evaluation import Playout
+
+    rng = random.Random(3)
+    compared = 0
+    for seed in range(3):
+        state = new_game(rules, seed=seed)
+        for _ in range(rng.randrange(10, 50)):
+            if state.is_over:
+                break
+            state = apply_move(state, rng.choice(legal_moves(state)))
+        if state.is_over:
+            continue
+        keys = _Keys(pile_groups(state.rules))
+        ends = turn_ends(state, limit=300)
+        for end in rng.sample(list(ends), min(12, len(ends))):
+            _, swaps = keys.arrange(end.state)
+            path = end.moves
+            for count in (state.move_count, 55):
+                for player in (0, 1):
+                    found = _ckernel.path_playout(state, path, swaps, count, player)
+                    with pure():
+                        expected = Playout().evaluate(_arranged(follow(state, path), swaps, count), player)
+                    assert found == expected, (str(state), path, swaps)
+                    compared += 1
+    assert compared > 20
+    # A move that is not legal on the way leaves it to the Python engine.
+    assert _ckernel.path_playout(new_game(rules, seed=1), (parse_move("T0-T1"),), (), 0, 0) is None
+
+
+@needs_kernel
+@pytest.mark.parametrize(("args", "error", "word"), [
+    ((0, 0, 0), TypeError, "tuples"), (((), [], 0), TypeError, "tuples"), (((), ((1,),), 0), TypeError, "pair"),
+    (((), ((1, 22),), 0), ValueError, "pile"), (((), ((True, 2),), 0), TypeError, "pile"),
+    (((), ((1, 2),) * 23, 0), ValueError, "more swaps"), (((), (), -1), ValueError, "count"),
+])
+def test_the_kernels_path_playout_checks_its_arguments_itself(args: tuple[Any, ...], error: type[Exception], word: str) -> None:
+    from crapette import _ckernel
+
+    with pytest.raises(error, match=word):
+        _ckernel.path_playout(new_game("classic", seed=1), *args, 0)
+    assert _ckernel.path_playout(5, (), (), 0, 0) is None  # not a state: left to the Python engine
+
+
+@needs_kernel
 @pytest.mark.parametrize(("args", "error", "word"), [
     ((100, (1.0,) * 6, 5, []), TypeError, "weights"), ((100, (1,) * 7, 5, []), TypeError, "weights"),
     ((100, (float("inf"),) * 7, 5, []), ValueError, "finite"), ((100, (float("nan"),) * 7, 5, []), ValueError, "finite"),
@@ -497,6 +546,9 @@ def _entry_point_calls() -> list[tuple[str, Any]]:
         ("evaluate: bad player", lambda: _ckernel.evaluate(state, 2)),
         ("playout", lambda: _ckernel.playout(state, 1)),
         ("careful_playout", lambda: _ckernel.careful_playout(state, 0)),
+        ("path_playout", lambda: _ckernel.path_playout(state, (moves[0],), ((8, 9), (9, 8)), 7, 1)),
+        ("path_playout: illegal", lambda: _ckernel.path_playout(state, (illegal,), (), 7, 1)),
+        ("path_playout: bad swap", lambda: _ckernel.path_playout(state, (), ((8, 99),), 7, 1)),
         ("careful_playout: bad player", lambda: _ckernel.careful_playout(state, 2)),
         ("fast_move", lambda: _ckernel.fast_move(state)),
         ("exits", lambda: _ckernel.exits(state)),
