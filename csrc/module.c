@@ -75,11 +75,28 @@ static PyObject *m_apply_move(PyObject *self, PyObject *const *args, Py_ssize_t 
     return child;
 }
 
-/* evaluate(state, player) -> float | None */
-static PyObject *m_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+/* The legal moves of P that leave its turn segment (crapette._core.turns.segment_exits), in legal order, into
+ * moves; their count, or -1 on error. */
+static int exits_of(const KRules *R, const KPos *P, uint16_t *moves) {
+    int n = k_moves(R, P, moves), m = 0;
+    for (int i = 0; i < n; i++) {
+        int kind = KA.kind[moves[i]];
+        if (kind == K_DRAW || kind == K_END || kind == K_PASS || k_reveals(P, moves[i])) moves[m++] = moves[i];
+    }
+    return n < 0 ? -1 : m;
+}
+
+/* A value of a position for a player: k_evaluate, k_playout or k_careful_playout (which may play on in P). */
+typedef double (*KValueOf)(const KRules *R, KPos *P, int player);
+
+static double evaluate_of(const KRules *R, KPos *P, int player) { return k_evaluate(R, P, player); }
+
+/* NAME(state, player) -> float | None: value(R, P, player) of the state's position; None where the kernel does
+ * not run the state. */
+static PyObject *state_value(PyObject *const *args, Py_ssize_t nargs, const char *usage, KValueOf value) {
     int player;
     if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "evaluate(state, player)");
+        PyErr_SetString(PyExc_TypeError, usage);
         return NULL;
     }
     if (not_ready() || player_arg(args[1], &player) < 0) return NULL;
@@ -88,29 +105,25 @@ static PyObject *m_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t na
     KPos P;
     int ok = k_to_pos(args[0], &caps, &R, &P);
     if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
-    double value = k_evaluate(R, &P, player);
+    double found = value(R, &P, player);
     Py_DECREF(caps);
     if (PyErr_Occurred()) return NULL;
-    return PyFloat_FromDouble(value);
+    return PyFloat_FromDouble(found);
+}
+
+/* evaluate(state, player) -> float | None */
+static PyObject *m_evaluate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return state_value(args, nargs, "evaluate(state, player)", evaluate_of);
 }
 
 /* playout(state, player) -> float | None */
 static PyObject *m_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    int player;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "playout(state, player)");
-        return NULL;
-    }
-    if (not_ready() || player_arg(args[1], &player) < 0) return NULL;
-    PyObject *caps;
-    const KRules *R;
-    KPos P;
-    int ok = k_to_pos(args[0], &caps, &R, &P);
-    if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
-    double value = k_playout(R, &P, player);
-    Py_DECREF(caps);
-    if (PyErr_Occurred()) return NULL;
-    return PyFloat_FromDouble(value);
+    return state_value(args, nargs, "playout(state, player)", k_playout);
+}
+
+/* careful_playout(state, player) -> float | None: playout() played on by the greedy heuristic with its look-ahead. */
+static PyObject *m_careful_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return state_value(args, nargs, "careful_playout(state, player)", k_careful_playout);
 }
 
 /* path_playout(state, moves, swaps, count, player) -> float | None
@@ -196,25 +209,6 @@ done:
     return out;
 }
 
-/* careful_playout(state, player) -> float | None: playout() played on by the greedy heuristic with its look-ahead. */
-static PyObject *m_careful_playout(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    int player;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "careful_playout(state, player)");
-        return NULL;
-    }
-    if (not_ready() || player_arg(args[1], &player) < 0) return NULL;
-    PyObject *caps;
-    const KRules *R;
-    KPos P;
-    int ok = k_to_pos(args[0], &caps, &R, &P);
-    if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
-    double value = k_careful_playout(R, &P, player);
-    Py_DECREF(caps);
-    if (PyErr_Occurred()) return NULL;
-    return PyFloat_FromDouble(value);
-}
-
 /* fast_move(state) -> Move | None */
 static PyObject *m_fast_move(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 1) {
@@ -248,13 +242,9 @@ static PyObject *m_exits(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     int ok = k_to_pos(args[0], &caps, &R, &P);
     if (ok <= 0) return ok < 0 ? NULL : Py_NewRef(Py_None);
     uint16_t moves[NACTIONS];
-    int n = k_moves(R, &P, moves), m = 0;
+    int m = exits_of(R, &P, moves);
     Py_DECREF(caps);
-    if (n < 0) return NULL;
-    for (int i = 0; i < n; i++) {
-        int kind = KA.kind[moves[i]];
-        if (kind == K_DRAW || kind == K_END || kind == K_PASS || k_reveals(&P, moves[i])) moves[m++] = moves[i];
-    }
+    if (m < 0) return NULL;
     return moves_tuple(moves, m);
 }
 
@@ -729,12 +719,8 @@ static PyObject *m_ranked_ends(PyObject *self, PyObject *const *args, Py_ssize_t
         int over = P->why != WHY_NONE, m = 0;
         uint16_t moves[NACTIONS];
         if (!over) {
-            int n = k_moves(R, P, moves);
-            if (n < 0) goto done;
-            for (int j = 0; j < n; j++) {
-                int kind = KA.kind[moves[j]];
-                if (kind == K_DRAW || kind == K_END || kind == K_PASS || k_reveals(P, moves[j])) moves[m++] = moves[j];
-            }
+            m = exits_of(R, P, moves);
+            if (m < 0) goto done;
             if (m == 0) continue;
         }
         PyObject *item = PyTuple_New(5);
